@@ -1,0 +1,44 @@
+#pragma once
+// Loads and validates a scenario (.textproto). Every user-input error is a
+// ScenarioError whose message reads like a compiler's:
+//   scenarios/x.textproto:14:5: machine.node.nic_bandwidth_bytes_per_s must be > 0, got -1
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/scenario.pb.h"
+
+namespace hplsim::sim {
+
+class ScenarioError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ScenarioOverrides {
+  // --set FIELD.PATH=VALUE, applied in order (e.g. "workload.nb=256",
+  // "machine.node.copy_overlap=false", "options.mode=FAST").
+  std::vector<std::string> set;
+  // HPL.dat-style flags; applied after `set`. Unset = keep the scenario's value.
+  std::optional<int> nodes, ppn, p, q, depth;
+  std::optional<long long> n, nb;
+  std::optional<std::string> mode;  // reference|analytic|fast|auto
+  std::optional<unsigned long long> seed;
+};
+
+struct LoadedScenario {
+  std::string path;       // as given
+  std::string base_dir;   // directory of the file, for relative paths inside it
+  Scenario scenario;      // validated, defaults NOT filled in (use the has_ accessors + documented defaults)
+};
+
+/// Parses, applies overrides, validates. Throws ScenarioError.
+LoadedScenario load_scenario(const std::string& path, const ScenarioOverrides& overrides = {});
+
+/// Parses text (for tests); `display_name` is used in messages.
+LoadedScenario load_scenario_text(const std::string& text, const std::string& display_name,
+                                  const ScenarioOverrides& overrides = {});
+
+}  // namespace hplsim::sim
