@@ -12,32 +12,32 @@ namespace hplsim::sim {
 enum class PhaseId { Pfact = 0, Bcast = 1, Swap = 2, Trsm = 3, Gemm = 4, Solve = 5 };
 inline constexpr int kPhaseCount = 6;
 inline constexpr std::array<const char*, kPhaseCount> kPhaseNames = {"pfact", "bcast", "swap",
-                                                                   "trsm",  "gemm",  "solve"};
+                                                                     "trsm",  "gemm",  "solve"};
 
 struct StepRecord {
-  std::int64_t step = 0;          // 0-based panel step; the final solve is the last record
+  std::int64_t step = 0; // 0-based panel step; the final solve is the last record
   bool final_solve = false;
-  double matrix_fraction = 0.0;   // k*NB/N at the start of the step
-  double start_s = 0.0;           // simulated time the step started (first rank)
-  double end_s = 0.0;             // simulated time every rank had finished the step
+  double matrix_fraction = 0.0; // k*NB/N at the start of the step
+  double start_s = 0.0;         // simulated time the step started (first rank)
+  double end_s = 0.0;           // simulated time every rank had finished the step
   // Per-phase time of the step: the maximum over ranks of the time a rank
   // spent in that phase's operations during the step (see README, "phase accounting").
   std::array<double, kPhaseCount> phase_s{};
-  double flops = 0.0;             // useful flops of the step
-  std::string how = "simulated";  // "simulated", "interpolated", "analytic", ...
+  double flops = 0.0;            // useful flops of the step
+  std::string how = "simulated"; // "simulated", "interpolated", "analytic", ...
 };
 
 struct RunResult {
-  std::string mode;               // "reference", "fast", "analytic"
-  std::string benchmark;          // "hpl" or "hpl-mxp"
+  std::string mode;      // "reference", "fast", "analytic"
+  std::string benchmark; // "hpl" or "hpl-mxp"
   std::int64_t n = 0, nb = 0;
   int p = 0, q = 0, nodes = 0, ranks = 0, depth = 0;
   std::uint64_t seed = 0;
-  std::int64_t steps = 0;         // panel steps
-  double time_s = 0.0;            // simulated wall time of the run
-  double rmax_flops_per_s = 0.0;  // (2/3 N^3 + 3/2 N^2) / time_s for HPL
+  std::int64_t steps = 0;        // panel steps
+  double time_s = 0.0;           // simulated wall time of the run
+  double rmax_flops_per_s = 0.0; // (2/3 N^3 + 3/2 N^2) / time_s for HPL
   bool completed = true;
-  std::string failure;            // why not completed, empty if completed
+  std::string failure; // why not completed, empty if completed
   std::vector<StepRecord> step_records;
   // MxP refinement
   double refinement_s = 0.0;
@@ -49,4 +49,4 @@ struct RunResult {
   double peak_rss_bytes = 0.0;
 };
 
-}  // namespace hplsim::sim
+} // namespace hplsim::sim

@@ -24,21 +24,26 @@ struct ScenarioOverrides {
   // HPL.dat-style flags; applied after `set`. Unset = keep the scenario's value.
   std::optional<int> nodes, ppn, p, q, depth;
   std::optional<long long> n, nb;
-  std::optional<std::string> mode;  // reference|analytic|fast|auto
+  std::optional<std::string> mode; // reference|analytic|fast|auto
   std::optional<unsigned long long> seed;
 };
 
 struct LoadedScenario {
-  std::string path;       // as given
-  std::string base_dir;   // directory of the file, for relative paths inside it
-  Scenario scenario;      // validated, defaults NOT filled in (use the has_ accessors + documented defaults)
+  std::string path;     // as given
+  std::string base_dir; // directory of the file, for relative paths inside it
+  Scenario scenario;    // validated, defaults NOT filled in (use resolve() in sim/scenario_defaults.hpp)
+  // The kernel calibration in effect: machine.kernels, or the validated
+  // contents of machine.kernels_file; empty when the scenario gives neither.
+  hplsim::models::KernelCalibration kernels;
+  std::string kernels_path; // machine.kernels_file as opened (base_dir joined); empty otherwise
 };
 
 /// Parses, applies overrides, validates. Throws ScenarioError.
 LoadedScenario load_scenario(const std::string& path, const ScenarioOverrides& overrides = {});
 
-/// Parses text (for tests); `display_name` is used in messages.
+/// Parses text (for tests); `display_name` is used in messages, and its
+/// directory (or "." when it has none) resolves relative paths inside.
 LoadedScenario load_scenario_text(const std::string& text, const std::string& display_name,
                                   const ScenarioOverrides& overrides = {});
 
-}  // namespace hplsim::sim
+} // namespace hplsim::sim

@@ -1,0 +1,143 @@
+#include "sim/machine_zone.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace hplsim::sim {
+
+namespace kr = simgrid::kernel::routing;
+
+namespace {
+// SplitMix64 finaliser: a well-mixed, platform-independent hash of a rank pair
+// (Steele, Lea, Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014).
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+std::uint64_t pair_hash(int a, int b) {
+  return mix((static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) |
+             static_cast<std::uint32_t>(b));
+}
+} // namespace
+
+MachineZone::MachineZone(const std::string& name, const PlatformSpec& spec)
+    : NetZoneImpl(name), spec_(spec) {}
+
+void MachineZone::register_host(const sg4::Host* host, Endpoint endpoint) {
+  const auto id = static_cast<std::size_t>(host->get_netpoint()->id());
+  if (endpoints_.size() <= id) endpoints_.resize(id + 1);
+  endpoints_[id] = endpoint;
+}
+
+sg4::Link* MachineZone::make_link(const std::string& name, double bandwidth_bytes_per_s, double latency_s) {
+  sg4::Link* link = create_link(name, {bandwidth_bytes_per_s});
+  link->set_latency(latency_s);
+  link->seal();
+  ++all_links_;
+  return link;
+}
+
+void MachineZone::create_links(int ranks) {
+  const auto& links = spec_.topology->links();
+  topo_links_.reserve(2 * links.size());
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    const auto& l = links[i];
+    const std::string base = std::string(topo::to_string(l.kind)) + std::to_string(i);
+    topo_links_.push_back(make_link(base + ".f", l.bandwidth_bytes_per_s, l.latency_s));
+    topo_links_.push_back(make_link(base + ".b", l.bandwidth_bytes_per_s, l.latency_s));
+  }
+  const int nodes = static_cast<int>(spec_.node_map.size());
+  for (int n = 0; n < nodes; ++n) {
+    const std::string base = "n" + std::to_string(n);
+    shm_.push_back(make_link(base + ".shm", spec_.shm_bandwidth_bytes_per_s, spec_.shm_latency_s));
+    if (spec_.sockets > 1) {
+      upi_.push_back(make_link(base + ".upi01", spec_.upi_bandwidth_bytes_per_s, spec_.upi_latency_s));
+      upi_.push_back(make_link(base + ".upi10", spec_.upi_bandwidth_bytes_per_s, spec_.upi_latency_s));
+    }
+  }
+  for (int r = 0; r < ranks; ++r)
+    for (int g = 0; g < spec_.gpus_per_rank; ++g) {
+      const std::string base = "r" + std::to_string(r) + ".gpu" + std::to_string(g);
+      pcie_d2h_.push_back(make_link(base + ".d2h", spec_.pcie_bandwidth_bytes_per_s, spec_.pcie_latency_s));
+      pcie_h2d_.push_back(make_link(base + ".h2d", spec_.pcie_bandwidth_bytes_per_s, spec_.pcie_latency_s));
+    }
+}
+
+int MachineZone::socket_of(int rank) const {
+  const int local = rank % spec_.ranks_per_node;
+  return local * spec_.sockets / spec_.ranks_per_node;
+}
+
+int MachineZone::nic_for(int rank, int peer) const {
+  const int nics_per_node = spec_.sockets * spec_.nics_per_socket;
+  switch (spec_.nic_mapping) {
+  case NicMapping::Hashed:
+    return static_cast<int>(pair_hash(std::min(rank, peer), std::max(rank, peer)) % nics_per_node);
+  case NicMapping::RankLocal:
+    return (rank % spec_.ranks_per_node) % nics_per_node;
+  case NicMapping::PhaseSpecific:
+    break;
+  }
+  int socket = socket_of(rank);
+  if (spec_.affinity == Affinity::Misplaced && spec_.sockets > 1) socket = (socket + 1) % spec_.sockets;
+  const int first = socket * spec_.nics_per_socket;
+  // Aurora (REFERENCE.md, Table II): SWAP (column traffic) on NIC0 of the socket,
+  // BCAST (row traffic) spread over the socket's other NICs.
+  if (spec_.rank_col(rank) == spec_.rank_col(peer) || spec_.nics_per_socket == 1) return first;
+  const auto spread = static_cast<std::uint64_t>(spec_.nics_per_socket - 1);
+  return first + 1 + static_cast<int>(pair_hash(std::min(rank, peer), std::max(rank, peer)) % spread);
+}
+
+void MachineZone::append_network(int from_rank, int to_rank, std::vector<sg4::Link*>& out) const {
+  const int node_a = from_rank / spec_.ranks_per_node;
+  const int node_b = to_rank / spec_.ranks_per_node;
+  const int sa = socket_of(from_rank);
+  const int sb = socket_of(to_rank);
+  if (node_a == node_b) {
+    // Shared-memory MPI: a copy through the node's memory system, over UPI across sockets.
+    out.push_back(shm_[node_a]);
+    if (sa != sb) out.push_back(upi_[2 * node_a + (sa == 0 ? 0 : 1)]);
+    return;
+  }
+  const int nic_a = nic_for(from_rank, to_rank);
+  const int nic_b = nic_for(to_rank, from_rank);
+  const int nic_socket_a = nic_a / spec_.nics_per_socket;
+  const int nic_socket_b = nic_b / spec_.nics_per_socket;
+  if (nic_socket_a != sa) out.push_back(upi_[2 * node_a + (sa == 0 ? 0 : 1)]);
+  const auto* topology = spec_.topology;
+  const int tn_a = spec_.node_map[node_a];
+  const int tn_b = spec_.node_map[node_b];
+  // NIC links join a switch (a) to a node (b): node->switch is the backward direction.
+  out.push_back(topo_links_[2 * topology->nic_link(tn_a, nic_a) + 1]);
+  hops_.clear();
+  topology->route(topology->nic_switch(tn_a, nic_a), topology->nic_switch(tn_b, nic_b), spec_.routing,
+                  pair_hash(from_rank, to_rank), hops_);
+  for (const auto& hop : hops_)
+    out.push_back(topo_links_[2 * hop.link + (hop.forward ? 0 : 1)]);
+  out.push_back(topo_links_[2 * topology->nic_link(tn_b, nic_b)]);
+  if (nic_socket_b != sb) out.push_back(upi_[2 * node_b + (nic_socket_b == 0 ? 0 : 1)]);
+}
+
+void MachineZone::route(Endpoint a, Endpoint b, std::vector<sg4::Link*>& out) const {
+  const auto gpu_index = [&](const Endpoint& e) {
+    return static_cast<std::size_t>(e.rank) * spec_.gpus_per_rank + e.gpu;
+  };
+  if (a.gpu >= 0) out.push_back(pcie_d2h_[gpu_index(a)]);
+  if (a.rank != b.rank) append_network(a.rank, b.rank, out);
+  if (b.gpu >= 0) out.push_back(pcie_h2d_[gpu_index(b)]);
+}
+
+void MachineZone::get_local_route(const kr::NetPoint* src, const kr::NetPoint* dst, kr::Route* into,
+                                  double* latency) {
+  thread_local std::vector<sg4::Link*> links;
+  links.clear();
+  route(endpoints_.at(src->id()), endpoints_.at(dst->id()), links);
+  for (auto* link : links) {
+    into->link_list_.push_back(link->get_impl());
+    if (latency) *latency += link->get_latency();
+  }
+}
+
+} // namespace hplsim::sim

@@ -1,0 +1,52 @@
+#pragma once
+// The custom SimGrid routing zone holding the whole machine (see platform.hpp).
+#include <cstdint>
+#include <vector>
+
+#include <simgrid/kernel/routing/NetPoint.hpp>
+#include <simgrid/kernel/routing/NetZoneImpl.hpp>
+#include <simgrid/s4u.hpp>
+
+#include "sim/platform.hpp"
+
+namespace hplsim::sim {
+
+class MachineZone : public simgrid::kernel::routing::NetZoneImpl {
+public:
+  MachineZone(const std::string& name, const PlatformSpec& spec);
+
+  /// What a netpoint is: the CPU of a rank or one of its GPUs.
+  struct Endpoint {
+    int rank = -1;
+    int gpu = -1; // -1: the rank's CPU host
+  };
+  void register_host(const sg4::Host* host, Endpoint endpoint);
+  void create_links(int ranks);
+
+  void get_local_route(const simgrid::kernel::routing::NetPoint* src,
+                       const simgrid::kernel::routing::NetPoint* dst, simgrid::kernel::routing::Route* into,
+                       double* latency) override;
+
+  /// The same route as SimGrid sees it (used by tests and route_names()).
+  void route(Endpoint a, Endpoint b, std::vector<sg4::Link*>& out) const;
+  /// NIC index (within the node) rank `rank` uses to talk to rank `peer`.
+  int nic_for(int rank, int peer) const;
+  int socket_of(int rank) const;
+  std::size_t link_count() const { return all_links_; }
+
+private:
+  sg4::Link* make_link(const std::string& name, double bandwidth_bytes_per_s, double latency_s);
+  void append_network(int from_rank, int to_rank, std::vector<sg4::Link*>& out) const;
+
+  const PlatformSpec& spec_;
+  std::vector<Endpoint> endpoints_; // by netpoint id
+  // Topology links, two directions each: [2*i] forward (a->b), [2*i+1] backward.
+  std::vector<sg4::Link*> topo_links_;
+  std::vector<sg4::Link*> pcie_d2h_, pcie_h2d_; // per (rank, gpu)
+  std::vector<sg4::Link*> upi_;                 // per node: [2*n] socket0->1, [2*n+1] socket1->0
+  std::vector<sg4::Link*> shm_;                 // per node
+  std::size_t all_links_ = 0;
+  mutable std::vector<topo::Hop> hops_; // scratch
+};
+
+} // namespace hplsim::sim

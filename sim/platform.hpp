@@ -1,0 +1,88 @@
+#pragma once
+// Export of a machine (topology graph + node model) to a SimGrid platform.
+//
+// SimGrid's DragonflyZone cannot express Aurora (one link per node, one global
+// link per group pair, minimal routing only, crashes when groups > routers per
+// chassis; SIMGRID-NOTES.md), so the whole machine is ONE custom routing zone
+// (MachineZone) whose get_local_route() composes a route from the topology's
+// switch path, the NIC chosen by the placement policy, and the node's internal
+// links (PCIe, UPI, shared memory). Routes are computed per communication in
+// O(hops) from precomputed tables; no per-pair route table is stored.
+//
+// Hosts: one CPU host per rank ("r<rank>", the core that runs the rank's MPI
+// and CPU kernels) and one host per GPU the rank drives ("g<rank>.<d>").
+// Host speed is kWorkUnitsPerSecond: executions are priced in seconds by the
+// kernel models and submitted as seconds * speed * (1 / rate factor).
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <simgrid/s4u.hpp>
+
+#include "topologies/topology.hpp"
+
+namespace hplsim::sim {
+
+namespace sg4 = simgrid::s4u;
+
+inline constexpr double kWorkUnitsPerSecond = 1e9;
+
+enum class NicMapping { PhaseSpecific, Hashed, RankLocal };
+enum class Affinity { Aligned, Misplaced };
+
+struct PlatformSpec {
+  const topo::Topology* topology = nullptr;
+  topo::Routing routing = topo::Routing::Minimal;
+  // Topology node hosting each run node (run node i -> topology node node_map[i]).
+  std::vector<int> node_map;
+  int ranks_per_node = 1;
+  int gpus_per_rank = 0; // 0: CPU-only node
+  int sockets = 1;
+  int nics_per_socket = 1;
+  double pcie_bandwidth_bytes_per_s = 0, pcie_latency_s = 0;
+  double upi_bandwidth_bytes_per_s = 0, upi_latency_s = 0;
+  double shm_bandwidth_bytes_per_s = 0, shm_latency_s = 0;
+  NicMapping nic_mapping = NicMapping::PhaseSpecific;
+  Affinity affinity = Affinity::Aligned;
+  // Grid: process row/column of a rank (phase-specific NIC choice: column
+  // peers = pivot/SWAP traffic, row peers = BCAST traffic).
+  std::function<int(int)> rank_row;
+  std::function<int(int)> rank_col;
+  // Rate factors (variability): per run node (CPU), per (rank, gpu).
+  std::function<double(int node)> cpu_rate_factor;
+  std::function<double(int rank, int gpu)> gpu_rate_factor;
+};
+
+class MachineZone;
+
+class Platform {
+public:
+  /// Builds the platform inside the (already created) engine. Call once.
+  explicit Platform(PlatformSpec spec);
+  ~Platform();
+  Platform(const Platform&) = delete;
+  Platform& operator=(const Platform&) = delete;
+
+  int ranks() const { return ranks_; }
+  int node_of(int rank) const { return rank / spec_.ranks_per_node; }
+  sg4::Host* cpu(int rank) const { return cpu_hosts_[rank]; }
+  sg4::Host* gpu(int rank, int device = 0) const {
+    return gpu_hosts_[static_cast<std::size_t>(rank) * spec_.gpus_per_rank + device];
+  }
+  bool has_gpus() const { return spec_.gpus_per_rank > 0; }
+  const PlatformSpec& spec() const { return spec_; }
+  /// Links a message from rank a to rank b crosses, in order (for tests / debugging).
+  std::vector<std::string> route_names(int from_rank, int to_rank) const;
+  std::size_t link_count() const;
+
+private:
+  PlatformSpec spec_;
+  int ranks_ = 0;
+  MachineZone* zone_ = nullptr; // owned by SimGrid's engine
+  std::vector<sg4::Host*> cpu_hosts_;
+  std::vector<sg4::Host*> gpu_hosts_;
+};
+
+} // namespace hplsim::sim

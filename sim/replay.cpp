@@ -1,0 +1,419 @@
+#include "sim/replay.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <limits>
+#include <random>
+#include <stdexcept>
+#include <string>
+
+namespace hplsim::sim {
+
+namespace {
+
+std::uint64_t splitmix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+int phase_index(traces::Phase phase) {
+  switch (phase) {
+  case traces::PFACT:
+    return static_cast<int>(PhaseId::Pfact);
+  case traces::BCAST:
+    return static_cast<int>(PhaseId::Bcast);
+  case traces::SWAP:
+    return static_cast<int>(PhaseId::Swap);
+  case traces::TRSM:
+    return static_cast<int>(PhaseId::Trsm);
+  case traces::GEMM:
+    return static_cast<int>(PhaseId::Gemm);
+  case traces::SOLVE:
+    return static_cast<int>(PhaseId::Solve);
+  case traces::COPY:
+    return -1; // staging copies outside any phase are not attributed
+  }
+  return -1;
+}
+
+// Payload of every simulated message: SimGrid needs a pointer, the content is irrelevant.
+int g_payload = 0;
+
+} // namespace
+
+// Steps generated on demand, kept until every active rank has finished them,
+// so memory holds a few steps whatever the run length.
+class StepWindow {
+public:
+  StepWindow(const StepSource& source, const std::vector<std::int64_t>& steps, int ranks, int active,
+             std::vector<StepRecord>& records)
+      : source_(source), steps_(steps), ranks_(ranks), active_(active), records_(records) {}
+
+  const traces::RankProgram* program(std::size_t pos, int rank) {
+    while (first_ + entries_.size() <= pos)
+      generate(first_ + entries_.size());
+    const Entry& e = entries_.at(pos - first_);
+    const int idx = e.index[static_cast<std::size_t>(rank)];
+    return idx < 0 ? nullptr : &e.schedule.ranks(idx);
+  }
+  const traces::StepSchedule& schedule(std::size_t pos) {
+    while (first_ + entries_.size() <= pos)
+      generate(first_ + entries_.size());
+    return entries_.at(pos - first_).schedule;
+  }
+  void done(std::size_t pos) {
+    Entry& e = entries_.at(pos - first_);
+    --e.remaining;
+    while (!entries_.empty() && entries_.front().remaining == 0) {
+      entries_.pop_front();
+      ++first_;
+    }
+  }
+
+private:
+  struct Entry {
+    traces::StepSchedule schedule;
+    std::vector<int> index;
+    int remaining = 0;
+  };
+  void generate(std::size_t pos) {
+    Entry e;
+    source_(steps_.at(pos), e.schedule);
+    e.index.assign(static_cast<std::size_t>(ranks_), -1);
+    for (int i = 0; i < e.schedule.ranks_size(); ++i) {
+      const int r = e.schedule.ranks(i).rank();
+      if (r < 0 || r >= ranks_)
+        throw std::runtime_error("schedule step " + std::to_string(steps_.at(pos)) + ": rank " +
+                                 std::to_string(r) + " out of range");
+      e.index[static_cast<std::size_t>(r)] = i;
+    }
+    e.remaining = active_;
+    records_[pos].flops = e.schedule.flops();
+    entries_.push_back(std::move(e));
+  }
+
+  const StepSource& source_;
+  const std::vector<std::int64_t>& steps_;
+  int ranks_;
+  int active_;
+  std::vector<StepRecord>& records_;
+  std::size_t first_ = 0;
+  std::deque<Entry> entries_;
+};
+
+struct Replay::State {
+  const Platform& platform;
+  const models::KernelModels& kernels;
+  const models::ProtocolModel* protocol;
+  StepSource source;
+  ReplayOptions options;
+  std::vector<std::int64_t> steps;
+  std::unique_ptr<StepWindow> window;
+  std::vector<StepRecord> records;
+  ReplayStats stats;
+  double makespan_s = 0.0;
+  int active = 0;
+  int finished = 0;
+
+  State(const Platform& p, const models::KernelModels& k, const models::ProtocolModel* pr, StepSource s,
+        ReplayOptions o)
+      : platform(p), kernels(k), protocol(pr), source(std::move(s)), options(std::move(o)) {}
+};
+
+namespace {
+
+// One rank's interpreter. Runs inside its SimGrid actor.
+class RankRunner {
+public:
+  RankRunner(Replay::State& st, int rank)
+      : st_(st), rank_(rank),
+        rng_(splitmix(st.options.seed * 0x100000001b3ULL + static_cast<std::uint64_t>(rank))) {}
+
+  void operator()() {
+    const std::size_t total = st_.steps.size();
+    for (std::size_t pos = 0; pos < total; ++pos) {
+      const double t0 = sg4::Engine::get_clock();
+      open_accumulator(pos);
+      if (const traces::RankProgram* prog = st_.window->program(pos, rank_))
+        for (const auto& op : prog->ops())
+          run_op(op, pos);
+      const double t1 = sg4::Engine::get_clock();
+      StepRecord& rec = st_.records[pos];
+      rec.start_s = std::min(rec.start_s, t0);
+      rec.end_s = std::max(rec.end_s, t1);
+      st_.window->done(pos);
+      close_accumulators(pos);
+      if (rank_ == first_active_rank() && st_.options.progress) st_.options.progress(double(pos + 1) / total);
+    }
+    while (!pending_.empty())
+      finish(pending_.size() - 1);
+    close_accumulators(std::numeric_limits<std::size_t>::max());
+    st_.makespan_s = std::max(st_.makespan_s, sg4::Engine::get_clock());
+    ++st_.finished;
+  }
+
+private:
+  enum class Kind { Exec, Comm, Copy };
+  struct Pending {
+    std::uint32_t tag;
+    sg4::ActivityPtr activity;
+    std::size_t pos;
+    int phase;
+    double start_s;
+    Kind kind;
+  };
+  struct Accumulator {
+    std::size_t pos;
+    std::array<double, kPhaseCount> phase_s{};
+  };
+
+  int first_active_rank() const {
+    if (!st_.options.active_ranks) return 0;
+    const auto& a = *st_.options.active_ranks;
+    return static_cast<int>(std::find(a.begin(), a.end(), true) - a.begin());
+  }
+
+  sg4::Mailbox* mailbox(int from, int to) {
+    auto& cache = from == rank_ ? out_ : in_;
+    const int peer = from == rank_ ? to : from;
+    for (auto& [p, mb] : cache)
+      if (p == peer) return mb;
+    sg4::Mailbox* mb = sg4::Mailbox::by_name(std::to_string(from) + ">" + std::to_string(to));
+    cache.emplace_back(peer, mb);
+    return mb;
+  }
+
+  void open_accumulator(std::size_t pos) { acc_.push_back({pos, {}}); }
+
+  void account(std::size_t pos, int phase, double dt) {
+    if (phase < 0) return;
+    for (auto& a : acc_)
+      if (a.pos == pos) {
+        a.phase_s[static_cast<std::size_t>(phase)] += dt;
+        return;
+      }
+    throw std::logic_error("replay: accounting for a closed step");
+  }
+  // A step's accumulator is final once no async op launched in it is pending
+  // and the rank is two steps further (look-ahead depth <= 1).
+  void close_accumulators(std::size_t current) {
+    for (auto it = acc_.begin(); it != acc_.end();) {
+      const bool old = current == std::numeric_limits<std::size_t>::max() || it->pos + 2 <= current;
+      const bool busy =
+          std::any_of(pending_.begin(), pending_.end(), [&](const Pending& p) { return p.pos == it->pos; });
+      if (old && !busy) {
+        StepRecord& rec = st_.records[it->pos];
+        for (int p = 0; p < kPhaseCount; ++p)
+          rec.phase_s[static_cast<std::size_t>(p)] =
+              std::max(rec.phase_s[static_cast<std::size_t>(p)], it->phase_s[static_cast<std::size_t>(p)]);
+        it = acc_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+
+  void finish(std::size_t i) {
+    Pending p = std::move(pending_[i]);
+    pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(i));
+    p.activity->wait();
+    account(p.pos, p.phase, sg4::Engine::get_clock() - p.start_s);
+  }
+  void wait_kind(Kind kind) {
+    for (std::size_t i = pending_.size(); i-- > 0;)
+      if (pending_[i].kind == kind) finish(i);
+  }
+  void wait_tag(std::uint32_t tag) {
+    if (auto it = std::find(done_tags_.begin(), done_tags_.end(), tag); it != done_tags_.end()) {
+      done_tags_.erase(it);
+      return;
+    }
+    for (std::size_t i = 0; i < pending_.size(); ++i)
+      if (pending_[i].tag == tag) return finish(i);
+    throw std::runtime_error("schedule: rank " + std::to_string(rank_) + " waits for unknown tag " +
+                             std::to_string(tag));
+  }
+  void launch(std::uint32_t tag, sg4::ActivityPtr activity, std::size_t pos, int phase, double t0,
+              Kind kind) {
+    pending_.push_back({tag, std::move(activity), pos, phase, t0, kind});
+  }
+
+  double jitter() {
+    const double cv = st_.options.kernel_jitter_cv;
+    if (cv <= 0.0) return 1.0;
+    // Lognormal with mean 1 and the given coefficient of variation (Box-Muller, own
+    // transform so that draws do not depend on the standard library's distributions).
+    const double s2 = std::log1p(cv * cv);
+    const double u1 = (static_cast<double>(rng_() >> 11) + 0.5) * 0x1.0p-53;
+    const double u2 = (static_cast<double>(rng_() >> 11) + 0.5) * 0x1.0p-53;
+    const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+    return std::exp(std::sqrt(s2) * z - 0.5 * s2);
+  }
+
+  void run_op(const traces::Op& op, std::size_t pos) {
+    const double t0 = sg4::Engine::get_clock();
+    switch (op.kind_case()) {
+    case traces::Op::kCompute:
+      return compute(op.compute(), pos, t0);
+    case traces::Op::kSend:
+      return send(op.send(), pos, t0);
+    case traces::Op::kRecv:
+      return recv(op.recv(), pos, t0);
+    case traces::Op::kCopy:
+      return copy(op.copy(), pos, t0);
+    case traces::Op::kWait:
+      return wait_tag(op.wait().async_tag());
+    case traces::Op::KIND_NOT_SET:
+      break;
+    }
+    throw std::runtime_error("schedule: rank " + std::to_string(rank_) + " has an empty op");
+  }
+
+  void compute(const traces::Compute& c, std::size_t pos, double t0) {
+    const models::KernelShape shape{c.kernel(), c.resource(), c.precision(), c.m(), c.n(), c.k()};
+    double seconds = st_.kernels.seconds(shape);
+    if (seconds <= 0.0) return;
+    seconds *= jitter();
+    const int phase = phase_index(c.phase());
+    ++st_.stats.executions;
+    const double amount = seconds * kWorkUnitsPerSecond;
+    if (c.resource() == traces::GPU) {
+      if (!st_.platform.has_gpus())
+        throw std::runtime_error("schedule: GPU kernel on a machine without GPUs (rank " +
+                                 std::to_string(rank_) + ")");
+      if (!st_.options.copy_overlap) wait_kind(Kind::Copy);
+      sg4::ExecPtr exec = sg4::Exec::init();
+      exec->set_flops_amount(amount);
+      exec->set_host(st_.platform.gpu(rank_, c.has_device() ? c.device() : 0));
+      exec->start();
+      if (c.has_async_tag()) return launch(c.async_tag(), exec, pos, phase, t0, Kind::Exec);
+      exec->wait();
+    } else {
+      if (c.has_async_tag()) {
+        sg4::ExecPtr exec = sg4::this_actor::exec_async(amount);
+        return launch(c.async_tag(), exec, pos, phase, t0, Kind::Exec);
+      }
+      sg4::this_actor::execute(amount);
+    }
+    account(pos, phase, sg4::Engine::get_clock() - t0);
+  }
+
+  void send(const traces::Send& s, std::size_t pos, double t0) {
+    ++st_.stats.messages;
+    const int phase = phase_index(s.phase());
+    sg4::Mailbox* mb = mailbox(rank_, s.peer());
+    if (s.has_async_tag()) {
+      sg4::CommPtr comm = mb->put_async(&g_payload, static_cast<std::uint64_t>(s.bytes()));
+      return launch(s.async_tag(), comm, pos, phase, t0, Kind::Comm);
+    }
+    mb->put(&g_payload, static_cast<std::uint64_t>(s.bytes()));
+    account(pos, phase, sg4::Engine::get_clock() - t0);
+  }
+
+  void recv(const traces::Recv& r, std::size_t pos, double t0) {
+    const int phase = phase_index(r.phase());
+    sg4::Mailbox* mb = mailbox(r.peer(), rank_);
+    if (r.has_async_tag()) {
+      sg4::CommPtr comm = mb->get_async<int>(&recv_slot_);
+      return launch(r.async_tag(), comm, pos, phase, t0, Kind::Comm);
+    }
+    mb->get<int>();
+    account(pos, phase, sg4::Engine::get_clock() - t0);
+  }
+
+  void copy(const traces::Copy& c, std::size_t pos, double t0) {
+    if (!st_.platform.has_gpus()) return; // CPU-only machine: data already in host memory
+    ++st_.stats.copies;
+    if (!st_.options.copy_overlap) wait_kind(Kind::Exec);
+    // A GPU has `copy_engines` copy queues; a further copy waits for the oldest.
+    int in_flight = 0;
+    for (const auto& p : pending_)
+      in_flight += p.kind == Kind::Copy;
+    if (in_flight >= st_.options.copy_engines)
+      for (std::size_t i = 0; i < pending_.size(); ++i)
+        if (pending_[i].kind == Kind::Copy) {
+          finish(i);
+          break;
+        }
+    sg4::Host* gpu = st_.platform.gpu(rank_, 0);
+    sg4::Host* cpu = st_.platform.cpu(rank_);
+    const bool d2h = c.direction() == traces::Copy::D2H;
+    sg4::CommPtr comm =
+        sg4::Comm::sendto_async(d2h ? gpu : cpu, d2h ? cpu : gpu, static_cast<std::uint64_t>(c.bytes()));
+    const int phase = phase_index(c.phase());
+    if (c.has_async_tag() && st_.options.copy_overlap)
+      return launch(c.async_tag(), comm, pos, phase, t0, Kind::Copy);
+    comm->wait();
+    account(pos, phase, sg4::Engine::get_clock() - t0);
+    if (c.has_async_tag()) done_tags_.push_back(c.async_tag());
+  }
+
+  Replay::State& st_;
+  int rank_;
+  std::mt19937_64 rng_;
+  std::vector<Pending> pending_;
+  std::vector<Accumulator> acc_;
+  std::vector<std::pair<int, sg4::Mailbox*>> out_, in_;
+  std::vector<std::uint32_t> done_tags_; // async copies run synchronously (no overlap)
+  int* recv_slot_ = nullptr;
+};
+
+} // namespace
+
+Replay::Replay(const Platform& platform, const models::KernelModels& kernels,
+               const models::ProtocolModel* protocol, StepSource source, ReplayOptions options)
+    : state_(std::make_unique<State>(platform, kernels, protocol, std::move(source), std::move(options))) {
+  auto& st = *state_;
+  if (st.options.step_list.empty())
+    for (std::int64_t k = 0; k <= st.options.steps; ++k)
+      st.steps.push_back(k);
+  else
+    st.steps = st.options.step_list;
+  const int ranks = platform.ranks();
+  st.active = ranks;
+  if (st.options.active_ranks)
+    st.active =
+        static_cast<int>(std::count(st.options.active_ranks->begin(), st.options.active_ranks->end(), true));
+  st.records.resize(st.steps.size());
+  st.window = std::make_unique<StepWindow>(st.source, st.steps, ranks, st.active, st.records);
+  for (std::size_t i = 0; i < st.steps.size(); ++i) {
+    StepRecord& r = st.records[i];
+    r.step = st.steps[i];
+    r.final_solve = st.steps[i] == st.options.steps;
+    r.matrix_fraction =
+        st.options.n > 0 ? double(std::min(st.steps[i] * st.options.nb, st.options.n)) / st.options.n : 0;
+    r.start_s = std::numeric_limits<double>::infinity();
+    r.end_s = 0.0;
+  }
+}
+
+Replay::~Replay() = default;
+
+void Replay::start() {
+  auto* st = state_.get();
+  for (int r = 0; r < st->platform.ranks(); ++r) {
+    if (st->options.active_ranks && !(*st->options.active_ranks)[static_cast<std::size_t>(r)]) continue;
+    sg4::Actor::create("rank" + std::to_string(r), st->platform.cpu(r), [st, r]() { RankRunner(*st, r)(); });
+  }
+}
+
+const std::vector<StepRecord>& Replay::records() const {
+  return state_->records;
+}
+const ReplayStats& Replay::stats() const {
+  return state_->stats;
+}
+double Replay::makespan_s() const {
+  return state_->makespan_s;
+}
+int Replay::finished_ranks() const {
+  return state_->finished;
+}
+int Replay::active_ranks() const {
+  return state_->active;
+}
+
+} // namespace hplsim::sim

@@ -1,0 +1,69 @@
+#pragma once
+// Replay of a panel schedule on a SimGrid platform: one actor per rank runs its
+// program (traces/schedule.proto) op by op. Computes become executions on the
+// rank's CPU or GPU host, sends/receives become mailbox communications that
+// cross the machine zone's links, copies become host<->device transfers over
+// PCIe. Overlap (look-ahead, copy engines) and contention come out of the
+// simulation; nothing here adds times up by formula.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "models/kernel_model.hpp"
+#include "models/protocol_model.hpp"
+#include "sim/platform.hpp"
+#include "sim/run_result.hpp"
+#include "traces/schedule.pb.h"
+
+namespace hplsim::sim {
+
+/// Produces step k of the schedule (k in [0, steps]); `only` restricts the
+/// programs to the flagged ranks (nullptr = all).
+using StepSource = std::function<void(std::int64_t k, traces::StepSchedule& out)>;
+
+struct ReplayOptions {
+  std::int64_t steps = 0; // panel steps; step `steps` is the final solve
+  std::int64_t n = 0, nb = 0;
+  bool copy_overlap = true; // D2H/H2D may run while the GPU computes
+  int copy_engines = 2;     // concurrent copies per GPU
+  double kernel_jitter_cv = 0.0;
+  std::uint64_t seed = 1;
+  /// Called from the simulation with the fraction of steps done (for a progress bar).
+  std::function<void(double)> progress;
+  /// Ranks that take part (nullptr = all): fast mode replays a subset.
+  const std::vector<bool>* active_ranks = nullptr;
+  /// Steps to replay, in order (empty = all of [0, steps]).
+  std::vector<std::int64_t> step_list;
+};
+
+struct ReplayStats {
+  std::uint64_t executions = 0;
+  std::uint64_t messages = 0;
+  std::uint64_t copies = 0;
+  std::uint64_t activities() const { return executions + messages + copies; }
+};
+
+/// Starts the rank actors. Call after the platform is built and before
+/// Engine::run(); read the results after run() returns.
+class Replay {
+public:
+  Replay(const Platform& platform, const models::KernelModels& kernels, const models::ProtocolModel* protocol,
+         StepSource source, ReplayOptions options);
+  ~Replay();
+  void start();
+  /// Per-step records (index = position in the step list) once the simulation ended.
+  const std::vector<StepRecord>& records() const;
+  const ReplayStats& stats() const;
+  double makespan_s() const;
+  /// Ranks whose program ran to the end (a deadlock or a failure leaves fewer).
+  int finished_ranks() const;
+  int active_ranks() const;
+
+  struct State; // shared by the rank actors (replay.cpp)
+
+private:
+  std::unique_ptr<State> state_;
+};
+
+} // namespace hplsim::sim

@@ -1,0 +1,251 @@
+// resolve(): a validated Scenario message to plain C++ values. The defaults are
+// the member initializers of sim/scenario_defaults.hpp; this file only copies
+// what the scenario sets over them, so no default is written twice.
+#include "sim/scenario_defaults.hpp"
+
+namespace hplsim::sim {
+namespace {
+
+/// Copies `value` into `out` when the field is set; leaves the default otherwise.
+template <class T, class V> void set_if(bool has, const V& value, T& out) {
+  if (has) out = static_cast<T>(value);
+}
+
+DragonflyConfig resolve_dragonfly(const Dragonfly& d) {
+  DragonflyConfig out;
+  set_if(d.has_groups(), d.groups(), out.groups);
+  set_if(d.has_switches_per_group(), d.switches_per_group(), out.switches_per_group);
+  set_if(d.has_endpoint_ports_per_switch(), d.endpoint_ports_per_switch(), out.endpoint_ports_per_switch);
+  set_if(d.has_global_links_per_group_pair(), d.global_links_per_group_pair(),
+         out.global_links_per_group_pair);
+  set_if(d.has_switches_per_node(), d.switches_per_node(), out.switches_per_node);
+  set_if(d.has_local_link_bandwidth_bytes_per_s(), d.local_link_bandwidth_bytes_per_s(),
+         out.local_link_bandwidth_bytes_per_s);
+  set_if(d.has_global_link_bandwidth_bytes_per_s(), d.global_link_bandwidth_bytes_per_s(),
+         out.global_link_bandwidth_bytes_per_s);
+  set_if(d.has_link_latency_s(), d.link_latency_s(), out.link_latency_s);
+  set_if(d.has_switch_latency_s(), d.switch_latency_s(), out.switch_latency_s);
+  return out;
+}
+
+FatTreeConfig resolve_fat_tree(const FatTree& f) {
+  FatTreeConfig out;
+  set_if(f.has_leaf_switches(), f.leaf_switches(), out.leaf_switches);
+  set_if(f.has_spine_switches(), f.spine_switches(), out.spine_switches);
+  set_if(f.has_endpoint_ports_per_leaf(), f.endpoint_ports_per_leaf(), out.endpoint_ports_per_leaf);
+  set_if(f.has_links_per_leaf_spine(), f.links_per_leaf_spine(), out.links_per_leaf_spine);
+  set_if(f.has_link_bandwidth_bytes_per_s(), f.link_bandwidth_bytes_per_s(), out.link_bandwidth_bytes_per_s);
+  set_if(f.has_link_latency_s(), f.link_latency_s(), out.link_latency_s);
+  set_if(f.has_switch_latency_s(), f.switch_latency_s(), out.switch_latency_s);
+  return out;
+}
+
+NodeConfig resolve_node(const Node& n) {
+  NodeConfig out;
+  set_if(n.has_sockets(), n.sockets(), out.sockets);
+  set_if(n.has_cores_per_socket(), n.cores_per_socket(), out.cores_per_socket);
+  set_if(n.has_gpus_per_socket(), n.gpus_per_socket(), out.gpus_per_socket);
+  set_if(n.has_nics_per_socket(), n.nics_per_socket(), out.nics_per_socket);
+  set_if(n.has_nic_bandwidth_bytes_per_s(), n.nic_bandwidth_bytes_per_s(), out.nic_bandwidth_bytes_per_s);
+  set_if(n.has_nic_latency_s(), n.nic_latency_s(), out.nic_latency_s);
+  set_if(n.has_pcie_bandwidth_bytes_per_s(), n.pcie_bandwidth_bytes_per_s(), out.pcie_bandwidth_bytes_per_s);
+  set_if(n.has_pcie_latency_s(), n.pcie_latency_s(), out.pcie_latency_s);
+  set_if(n.has_upi_bandwidth_bytes_per_s(), n.upi_bandwidth_bytes_per_s(), out.upi_bandwidth_bytes_per_s);
+  set_if(n.has_upi_latency_s(), n.upi_latency_s(), out.upi_latency_s);
+  set_if(n.has_shm_bandwidth_bytes_per_s(), n.shm_bandwidth_bytes_per_s(), out.shm_bandwidth_bytes_per_s);
+  set_if(n.has_shm_latency_s(), n.shm_latency_s(), out.shm_latency_s);
+  set_if(n.has_copy_engines(), n.copy_engines(), out.copy_engines);
+  set_if(n.has_copy_overlap(), n.copy_overlap(), out.copy_overlap);
+  if (n.has_gpu_memory_bytes()) out.gpu_memory_bytes = n.gpu_memory_bytes();
+  set_if(n.has_amx(), n.amx(), out.amx);
+  return out;
+}
+
+TopologyConfig resolve_topology(const Topology& t, const NodeConfig& node) {
+  TopologyConfig out;
+  long long ports = 0;
+  if (t.has_fat_tree()) {
+    out.kind = TopologyKind::FatTree;
+    out.fat_tree = resolve_fat_tree(t.fat_tree());
+    ports = static_cast<long long>(out.fat_tree.leaf_switches) * out.fat_tree.endpoint_ports_per_leaf;
+  } else {
+    out.kind = TopologyKind::Dragonfly;
+    out.dragonfly = resolve_dragonfly(t.dragonfly());
+    const DragonflyConfig& d = out.dragonfly;
+    ports = static_cast<long long>(d.groups) * d.switches_per_group * d.endpoint_ports_per_switch;
+  }
+  const int nics = node.nics_per_node();
+  out.port_capacity_nodes = nics > 0 ? static_cast<int>(ports / nics) : 0;
+  out.nodes = t.has_nodes() ? t.nodes() : out.port_capacity_nodes;
+  if (t.has_routing()) {
+    switch (t.routing()) {
+    case Topology::MINIMAL:
+      out.routing = topo::Routing::Minimal;
+      break;
+    case Topology::VALIANT:
+      out.routing = topo::Routing::Valiant;
+      break;
+    case Topology::ADAPTIVE:
+      out.routing = topo::Routing::Adaptive;
+      break;
+    }
+  }
+  return out;
+}
+
+PlacementConfig resolve_placement(const Placement& p) {
+  PlacementConfig out;
+  if (p.has_nic_mapping()) out.nic_mapping = static_cast<NicMapping>(p.nic_mapping());
+  if (p.has_affinity()) out.affinity = static_cast<Affinity>(p.affinity());
+  set_if(p.has_gpu_aware_mpi(), p.gpu_aware_mpi(), out.gpu_aware_mpi);
+  return out;
+}
+
+// The C++ enums above list their values in the .proto's order and numbering;
+// these checks make a reordering of either a compile error.
+static_assert(static_cast<int>(NicMapping::RankLocal) == Placement::RANK_LOCAL);
+static_assert(static_cast<int>(Affinity::Misplaced) == Placement::MISPLACED);
+static_assert(static_cast<int>(Benchmark::HplMxp) == Workload::HPL_MXP);
+static_assert(static_cast<int>(PfactAlgo::Crout) == Hpl::CROUT);
+static_assert(static_cast<int>(BcastAlgo::BlongM) == Hpl::BLONG_M);
+static_assert(static_cast<int>(BcastAlgo::TwoRing) == Hpl::TWO_RING);
+static_assert(static_cast<int>(SwapAlgo::Mix) == Hpl::MIX);
+static_assert(static_cast<int>(Refinement::Gmres) == Mxp::GMRES);
+static_assert(static_cast<int>(Mode::Fast) == Options::FAST);
+static_assert(static_cast<int>(Mode::Analytic) == Options::ANALYTIC);
+
+WorkloadConfig resolve_workload(const Workload& w) {
+  WorkloadConfig out;
+  if (w.has_benchmark()) out.benchmark = static_cast<Benchmark>(w.benchmark());
+  set_if(w.has_nodes(), w.nodes(), out.nodes);
+  set_if(w.has_ranks_per_node(), w.ranks_per_node(), out.ranks_per_node);
+  set_if(w.has_n(), w.n(), out.n);
+  set_if(w.has_nb(), w.nb(), out.nb);
+  set_if(w.has_p(), w.p(), out.p);
+  set_if(w.has_q(), w.q(), out.q);
+  set_if(w.has_depth(), w.depth(), out.depth);
+  set_if(w.has_column_major(), w.column_major(), out.column_major);
+  const Hpl& h = w.hpl();
+  if (h.has_pfact()) out.hpl.pfact = static_cast<PfactAlgo>(h.pfact());
+  set_if(h.has_nbmin(), h.nbmin(), out.hpl.nbmin);
+  set_if(h.has_ndiv(), h.ndiv(), out.hpl.ndiv);
+  if (h.has_bcast()) out.hpl.bcast = static_cast<BcastAlgo>(h.bcast());
+  if (h.has_swap()) out.hpl.swap = static_cast<SwapAlgo>(h.swap());
+  set_if(h.has_swap_threshold(), h.swap_threshold(), out.hpl.swap_threshold_columns);
+  const Mxp& m = w.mxp();
+  set_if(m.has_gpus_per_rank(), m.gpus_per_rank(), out.mxp.gpus_per_rank);
+  if (m.has_refinement()) out.mxp.refinement = static_cast<Refinement>(m.refinement());
+  if (m.has_refinement_iterations()) out.mxp.refinement_iterations = m.refinement_iterations();
+  return out;
+}
+
+} // namespace
+
+ResolvedScenario resolve(const LoadedScenario& loaded) {
+  const Scenario& s = loaded.scenario;
+  ResolvedScenario out;
+  out.path = loaded.path;
+  out.base_dir = loaded.base_dir;
+  out.name = s.name();
+  out.description = s.description();
+  const Machine& m = s.machine();
+  out.machine.name = m.name();
+  out.machine.node = resolve_node(m.node());
+  out.machine.topology = resolve_topology(m.topology(), out.machine.node);
+  out.machine.kernels = loaded.kernels;
+  out.machine.kernels_path = loaded.kernels_path;
+  out.machine.protocol = m.protocol();
+  out.machine.variability = m.variability();
+  out.machine.placement = resolve_placement(m.placement());
+  out.workload = resolve_workload(s.workload());
+  if (s.options().has_mode()) out.options.mode = static_cast<Mode>(s.options().mode());
+  set_if(s.options().has_seed(), s.options().seed(), out.options.seed);
+  return out;
+}
+
+const char* to_string(Mode mode) {
+  switch (mode) {
+  case Mode::Auto:
+    return "auto";
+  case Mode::Reference:
+    return "reference";
+  case Mode::Analytic:
+    return "analytic";
+  case Mode::Fast:
+    return "fast";
+  }
+  return "?";
+}
+
+const char* to_string(Benchmark benchmark) {
+  return benchmark == Benchmark::Hpl ? "hpl" : "hpl-mxp";
+}
+
+// HPL.dat / HPL output spellings.
+const char* to_string(PfactAlgo algo) {
+  switch (algo) {
+  case PfactAlgo::Right:
+    return "right";
+  case PfactAlgo::Left:
+    return "left";
+  case PfactAlgo::Crout:
+    return "crout";
+  }
+  return "?";
+}
+
+const char* to_string(BcastAlgo algo) {
+  switch (algo) {
+  case BcastAlgo::OneRing:
+    return "1ring";
+  case BcastAlgo::OneRingM:
+    return "1ringM";
+  case BcastAlgo::TwoRing:
+    return "2ring";
+  case BcastAlgo::TwoRingM:
+    return "2ringM";
+  case BcastAlgo::Blong:
+    return "blong";
+  case BcastAlgo::BlongM:
+    return "blongM";
+  }
+  return "?";
+}
+
+const char* to_string(SwapAlgo algo) {
+  switch (algo) {
+  case SwapAlgo::BinaryExchange:
+    return "binary-exchange";
+  case SwapAlgo::SpreadRoll:
+    return "spread-roll";
+  case SwapAlgo::Mix:
+    return "mix";
+  }
+  return "?";
+}
+
+const char* to_string(Refinement refinement) {
+  return refinement == Refinement::Classical ? "classical" : "gmres";
+}
+
+const char* to_string(NicMapping mapping) {
+  switch (mapping) {
+  case NicMapping::PhaseSpecific:
+    return "phase-specific";
+  case NicMapping::Hashed:
+    return "hashed";
+  case NicMapping::RankLocal:
+    return "rank-local";
+  }
+  return "?";
+}
+
+const char* to_string(Affinity affinity) {
+  return affinity == Affinity::Aligned ? "aligned" : "misplaced";
+}
+
+const char* to_string(TopologyKind kind) {
+  return kind == TopologyKind::Dragonfly ? "dragonfly" : "fat-tree";
+}
+
+} // namespace hplsim::sim
