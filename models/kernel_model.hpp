@@ -1,10 +1,18 @@
 #pragma once
 // Kernel cost models: seconds for one kernel call of a given shape on a CPU
 // core set or a GPU. The equations, their sources and validity ranges are in
-// models/README.md and at each model's definition.
+// models/README.md and at each model's definition (kernel_model.cpp):
+//   compute-bound (gemm, trsm, pfact, getrf):
+//     t = launch_overhead_s + flops / (peak_flops_per_s * eff(s)),
+//     eff(s) = max_efficiency * s / (s + half_efficiency_size)
+//   memory-bound (laswp, gemv, trsv, idamax):
+//     t = launch_overhead_s + bytes / memory_bandwidth_bytes_per_s
+// s and bytes per kernel: models/kernel_cost_terms.hpp. A call with a zero
+// dimension costs 0 s (no overhead); negative dimensions throw.
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "models/calibration.pb.h"
 #include "traces/schedule.pb.h"
@@ -34,6 +42,11 @@ public:
   double seconds(const KernelShape& shape) const;
   bool has(const std::string& record_name) const;
   const KernelParams& params(const std::string& record_name) const;
+  /// Record names, sorted.
+  std::vector<std::string> record_names() const;
+  /// Checks one record (name syntax, fields present and in range for its
+  /// kernel kind); throws std::invalid_argument naming `where` and the field.
+  static void validate(const KernelParams& record, const std::string& where);
 
 private:
   std::unordered_map<std::string, KernelParams> records_;

@@ -1,5 +1,17 @@
 #pragma once
 // Spatial and temporal rate variability, drawn from a seeded generator.
+//
+// Model (models/README.md, "Variability"):
+//   node factor  f_n = L(node_rate_cv) * (degraded ? degraded_rate_factor : 1)
+//                (or the n-th factor of node_rates_file, exclusive with the two above)
+//   GPU factor   g_{n,d} = f_n * L(gpu_rate_cv)
+//   kernel time  t * J, J = L(kernel_jitter_cv) drawn per kernel call
+// L(cv) is lognormal with mean 1 and coefficient of variation cv
+// (random_draws.hpp); factors multiply rates (1 = nominal, < 1 slower). The
+// degraded nodes are exactly round(degraded_fraction * nodes) of them, the
+// first ones of a seeded Fisher-Yates shuffle. Node, GPU and degraded draws
+// use three streams derived from the seed (SplitMix64), so changing one cv
+// leaves the other draws unchanged. Same params + seed => same factors.
 #include <cstdint>
 #include <random>
 #include <string>
@@ -22,8 +34,14 @@ public:
   /// Per-kernel multiplicative time noise (>= some floor), mean 1.
   double kernel_jitter(std::mt19937_64& rng) const;
   bool has_jitter() const;
+  int nodes() const { return static_cast<int>(node_factors_.size()); }
+  int gpus_per_node() const { return gpus_per_node_; }
+  /// Whether the node was drawn degraded (always false with node_rates_file).
+  bool is_degraded(int node) const;
+  const std::vector<double>& node_factors() const { return node_factors_; }
 
 private:
+  std::vector<bool> degraded_;
   VariabilityParams params_;
   std::vector<double> node_factors_;
   std::vector<double> gpu_factors_;

@@ -133,11 +133,13 @@ void MachineZone::get_local_route(const kr::NetPoint* src, const kr::NetPoint* d
                                   double* latency) {
   thread_local std::vector<sg4::Link*> links;
   links.clear();
+  switches_crossed_ = 0;
   route(endpoints_.at(src->id()), endpoints_.at(dst->id()), links);
   for (auto* link : links) {
     into->link_list_.push_back(link->get_impl());
     if (latency) *latency += link->get_latency();
   }
+  if (latency) *latency += switches_crossed_ * spec_.topology->switch_latency_s();
 }
 
 } // namespace hplsim::sim

@@ -21,6 +21,7 @@
 
 #include <simgrid/s4u.hpp>
 
+#include "sim/scenario_defaults.hpp"
 #include "topologies/topology.hpp"
 
 namespace hplsim::sim {
@@ -28,9 +29,6 @@ namespace hplsim::sim {
 namespace sg4 = simgrid::s4u;
 
 inline constexpr double kWorkUnitsPerSecond = 1e9;
-
-enum class NicMapping { PhaseSpecific, Hashed, RankLocal };
-enum class Affinity { Aligned, Misplaced };
 
 struct PlatformSpec {
   const topo::Topology* topology = nullptr;

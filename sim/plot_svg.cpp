@@ -211,7 +211,9 @@ std::string phase_plot_svg(const RunResult& result) {
     svg << "<g class=\"crossover\">\n";
     line(svg, x, kTop1, x, kBottom1, dashed);
     line(svg, x, kTop2, x, kBottom2, dashed);
-    text(svg, x + 4, kTop1 - 6, "crossover, step " + std::to_string(*k), "start", " fill=\"#D55E00\"");
+    const bool near_right = x > kRight - 150; // keep the label inside the figure
+    text(svg, near_right ? x - 4 : x + 4, kTop1 - 6, "crossover, step " + std::to_string(*k),
+         near_right ? "end" : "start", " fill=\"#D55E00\"");
     svg << "</g>\n";
   }
   svg << "</svg>\n";

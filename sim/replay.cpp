@@ -392,12 +392,15 @@ Replay::Replay(const Platform& platform, const models::KernelModels& kernels,
 
 Replay::~Replay() = default;
 
-void Replay::start() {
+std::vector<sg4::ActorPtr> Replay::start() {
   auto* st = state_.get();
+  std::vector<sg4::ActorPtr> actors;
   for (int r = 0; r < st->platform.ranks(); ++r) {
     if (st->options.active_ranks && !(*st->options.active_ranks)[static_cast<std::size_t>(r)]) continue;
-    sg4::Actor::create("rank" + std::to_string(r), st->platform.cpu(r), [st, r]() { RankRunner(*st, r)(); });
+    actors.push_back(sg4::Actor::create("rank" + std::to_string(r), st->platform.cpu(r),
+                                        [st, r]() { RankRunner(*st, r)(); }));
   }
+  return actors;
 }
 
 const std::vector<StepRecord>& Replay::records() const {

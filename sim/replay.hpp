@@ -51,7 +51,8 @@ public:
   Replay(const Platform& platform, const models::KernelModels& kernels, const models::ProtocolModel* protocol,
          StepSource source, ReplayOptions options);
   ~Replay();
-  void start();
+  /// Creates the rank actors and returns them (join them to wait for the end).
+  std::vector<sg4::ActorPtr> start();
   /// Per-step records (index = position in the step list) once the simulation ended.
   const std::vector<StepRecord>& records() const;
   const ReplayStats& stats() const;

@@ -1,7 +1,10 @@
 #include "sim/scenario_check.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
+#include <cmath>
+#include <optional>
 #include <stdexcept>
 
 #include <google/protobuf/io/tokenizer.h>
@@ -26,6 +29,13 @@ public:
   void AddWarning(int /*line*/, pb::io::ColumnNumber /*column*/, const std::string& /*message*/) override {}
 
   bool has_error() const { return has_error_; }
+  void move_to(int line, int column) {
+    line_ = line;
+    column_ = column;
+  }
+  int line() const { return line_; }
+  int column() const { return column_; }
+  const std::string& message() const { return message_; }
   std::string describe(const std::string& file) const {
     if (line_ < 0) return file + ": error: " + message_;
     return file + ":" + std::to_string(line_ + 1) + ":" + std::to_string(column_ + 1) +
@@ -49,6 +59,49 @@ std::pair<std::string_view, int> split_index(std::string_view part) {
   return {part.substr(0, open), index};
 }
 
+bool is_identifier_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/// Protobuf reports an unknown field or enum value at the token after it (the
+/// ':' or the next line). Returns the 0-based (line, column) of the offending
+/// name itself: its last whole-word occurrence before the reported position.
+std::optional<std::pair<int, int>> offending_token(const std::string& text, int line, int column,
+                                                   const std::string& message) {
+  static const std::array<std::string_view, 3> kPatterns = {
+      "has no field named \"", "Unknown enumeration value of \"", "Non-repeated field \""};
+  std::string name;
+  for (std::string_view pattern : kPatterns) {
+    const auto at = message.find(pattern);
+    if (at == std::string::npos) continue;
+    const auto begin = at + pattern.size();
+    const auto end = message.find('"', begin);
+    if (end != std::string::npos) name = message.substr(begin, end - begin);
+    break;
+  }
+  if (name.empty() || line < 0) return std::nullopt;
+  std::size_t offset = 0; // of the reported position
+  for (int l = 0; l < line && offset != std::string::npos; ++l) {
+    offset = text.find('\n', offset);
+    if (offset != std::string::npos) ++offset;
+  }
+  if (offset == std::string::npos) return std::nullopt;
+  offset = std::min(text.size(), offset + static_cast<std::size_t>(std::max(column, 0)));
+  for (auto at = text.rfind(name, offset); at != std::string::npos;
+       at = at == 0 ? std::string::npos : text.rfind(name, at - 1)) {
+    const bool starts = at == 0 || !is_identifier_char(text[at - 1]);
+    const bool ends = at + name.size() >= text.size() || !is_identifier_char(text[at + name.size()]);
+    if (!starts || !ends || at + name.size() > offset) continue;
+    const auto line_start = text.rfind('\n', at == 0 ? 0 : at - 1);
+    const int found_line =
+        static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+    const int found_column =
+        static_cast<int>(at - (line_start == std::string::npos || at == 0 ? 0 : line_start + 1));
+    return std::make_pair(found_line, found_column);
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 void parse_textproto(const std::string& text, const std::string& file, pb::Message& message,
@@ -60,7 +113,11 @@ void parse_textproto(const std::string& text, const std::string& file, pb::Messa
   parser.AllowUnknownField(false); // the default; stated because it matters
   parser.AllowUnknownExtension(false);
   if (!parser.ParseFromString(text, &message)) {
-    if (errors.has_error()) throw ScenarioError(errors.describe(file));
+    if (errors.has_error()) {
+      if (const auto token = offending_token(text, errors.line(), errors.column(), errors.message()))
+        errors.move_to(token->first, token->second);
+      throw ScenarioError(errors.describe(file));
+    }
     throw ScenarioError(file + ": error: cannot parse as " + message.GetDescriptor()->full_name());
   }
 }
@@ -190,16 +247,18 @@ void MessageCheck::at_least(std::string_view field, std::int64_t min, Need need)
 
 void MessageCheck::positive(std::string_view field, Need need) const {
   if (need == Need::Required) required(field);
-  if (!has(field) || number(field) > 0.0) return;
+  if (!has(field)) return;
   const std::string p = path(field);
-  checker_.fail(p, p + " must be > 0, got " + value_text(field), {p});
+  if (!(number(field) > 0.0)) checker_.fail(p, p + " must be > 0, got " + value_text(field), {p});
+  if (!std::isfinite(number(field))) checker_.fail(p, p + " must be finite, got " + value_text(field), {p});
 }
 
 void MessageCheck::non_negative(std::string_view field, Need need) const {
   if (need == Need::Required) required(field);
-  if (!has(field) || number(field) >= 0.0) return;
+  if (!has(field)) return;
   const std::string p = path(field);
-  checker_.fail(p, p + " must be >= 0, got " + value_text(field), {p});
+  if (!(number(field) >= 0.0)) checker_.fail(p, p + " must be >= 0, got " + value_text(field), {p});
+  if (!std::isfinite(number(field))) checker_.fail(p, p + " must be finite, got " + value_text(field), {p});
 }
 
 void MessageCheck::in_range(std::string_view field, double lo, bool lo_closed, double hi, bool hi_closed,

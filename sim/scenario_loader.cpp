@@ -134,6 +134,14 @@ void apply_set(Scenario& scenario, const std::string& entry, detail::OverrideLog
     done += (done.empty() ? "" : ".") + name;
     if (field->is_repeated())
       throw ScenarioError(label + ": " + done + " is a repeated field; --set cannot change repeated fields");
+    // Setting one member of a oneof would silently clear another (e.g. turn a
+    // dragonfly into an empty fat tree): refuse instead.
+    if (const pb::OneofDescriptor* oneof = field->containing_oneof()) {
+      const pb::FieldDescriptor* current = msg->GetReflection()->GetOneofFieldDescriptor(*msg, oneof);
+      if (current != nullptr && current != field)
+        throw ScenarioError(label + ": " + done + " conflicts with " + current->name() +
+                            ", which the scenario sets (only one of " + oneof->name() + " can be set)");
+    }
     if (last) {
       set_scalar(*msg, field, value, label, done);
       break;

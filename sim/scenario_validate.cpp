@@ -10,8 +10,11 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include "models/kernel_model.hpp"
+#include "models/protocol_model.hpp"
+#include "models/variability.hpp"
 #include "sim/scenario_check.hpp"
 #include "sim/scenario_defaults.hpp"
 
@@ -157,14 +160,20 @@ void check_kernels(const Checker& c, const models::KernelCalibration& cal, const
     if (const auto [it, inserted] = seen.emplace(k.name(), i); !inserted)
       r.fail("name",
              r.path("name") + " \"" + k.name() + "\" repeats kernels[" + std::to_string(it->second) + "]");
-    if (!k.has_peak_flops_per_s() && !k.has_memory_bandwidth_bytes_per_s())
-      c.fail(r.path(), r.path() + " (\"" + k.name() +
-                           "\"): one of peak_flops_per_s, memory_bandwidth_bytes_per_s is required");
     r.positive("peak_flops_per_s");
     r.in_range("max_efficiency", 0.0, false, 1.0, true);
     r.non_negative("half_efficiency_size");
     r.non_negative("launch_overhead_s");
     r.positive("memory_bandwidth_bytes_per_s");
+    r.non_negative("fitted_min_size");
+    r.non_negative("fitted_max_size");
+    // The kernel model owns which fields a kernel kind needs (compute-bound:
+    // peak and max_efficiency; memory-bound: memory bandwidth).
+    try {
+      models::KernelModels::validate(k, r.path());
+    } catch (const std::invalid_argument& e) {
+      c.fail(r.path(), e.what());
+    }
   }
 }
 
@@ -172,18 +181,33 @@ void check_protocol(const Checker& c, const models::ProtocolParams& proto) {
   const MessageCheck p(c, proto, "machine.protocol");
   p.non_negative("send_overhead_s");
   p.non_negative("recv_overhead_s");
+  p.non_negative("send_overhead_per_byte_s");
+  p.non_negative("recv_overhead_per_byte_s");
   p.non_negative("hop_latency_s");
   p.at_least("eager_threshold_bytes", 0);
   p.non_negative("rendezvous_extra_latency_s");
+  p.positive("reference_path_latency_s");
+  p.positive("reference_path_bandwidth_bytes_per_s");
   for (int i = 0; i < proto.segments_size(); ++i) {
     const MessageCheck s(c, proto.segments(i), "machine.protocol.segments[" + std::to_string(i) + "]");
     s.at_least("min_bytes", 0, Need::Required);
-    s.positive("latency_factor");
-    s.positive("bandwidth_factor");
+    if (i == 0 && proto.segments(0).min_bytes() != 0)
+      s.fail("min_bytes",
+             s.path("min_bytes") + " must be 0 for the first segment, got " +
+                 str(proto.segments(0).min_bytes()),
+             {s.path("min_bytes")});
     if (i > 0 && proto.segments(i).min_bytes() <= proto.segments(i - 1).min_bytes())
       s.fail("min_bytes", s.path("min_bytes") + " = " + str(proto.segments(i).min_bytes()) +
                               " must exceed the previous segment's min_bytes = " +
                               str(proto.segments(i - 1).min_bytes()) + " (segments in increasing size)");
+    s.non_negative("latency_factor");
+    s.positive("bandwidth_factor");
+  }
+  // The protocol model is the final authority on its parameters.
+  try {
+    models::ProtocolModel model(proto);
+  } catch (const std::invalid_argument& e) {
+    c.fail("machine.protocol", std::string("machine.") + e.what());
   }
 }
 
@@ -196,8 +220,13 @@ void check_variability(const Checker& c, const models::VariabilityParams& var, c
   if (var.degraded_fraction() > 0.0)
     v.required("degraded_rate_factor", "with degraded_fraction > 0 (degraded_fraction = " +
                                            format_number(var.degraded_fraction()) + ")");
-  v.in_range("degraded_rate_factor", 0.0, false, 1.0, false); // "their rate factor (< 1)"
+  v.in_range("degraded_rate_factor", 0.0, false, 1.0, true);
   if (v.has("node_rates_file")) {
+    if (var.node_rate_cv() > 0.0 || var.degraded_fraction() > 0.0)
+      v.fail("node_rates_file",
+             v.path("node_rates_file") + " excludes node_rate_cv and degraded_fraction (the measured factors "
+                                         "already contain both)",
+             {v.path("node_rates_file"), v.path("node_rate_cv"), v.path("degraded_fraction")});
     const std::filesystem::path file = std::filesystem::path(base_dir) / var.node_rates_file();
     if (!std::ifstream(file))
       v.fail("node_rates_file", v.path("node_rates_file") + ": cannot open \"" + file.string() + "\"");
@@ -283,6 +312,23 @@ void check_fit(const Checker& c, const ResolvedScenario& r, const Scenario& s) {
     c.fail("machine.placement.affinity",
            "machine.placement.affinity = MISPLACED needs machine.node.sockets >= 2, got " + str(node.sockets),
            {"machine.placement.affinity", "machine.node.sockets"});
+  const models::KernelCalibration& kernels = r.machine.kernels;
+  if (kernels.has_amx() && kernels.amx() != node.amx)
+    c.fail(
+        "machine.node.amx",
+        std::string("machine.node.amx = ") + (node.amx ? "true" : "false") +
+            (s.machine().node().has_amx() ? "" : " (default)") +
+            " does not match the kernel calibration's amx = " + (kernels.amx() ? "true" : "false") +
+            (r.machine.kernels_path.empty() ? " (machine.kernels.amx)" : " (" + r.machine.kernels_path + ")"),
+        {"machine.node.amx"});
+  // The variability model reads node_rates_file and checks it against the run's nodes.
+  try {
+    models::Variability variability(r.machine.variability, w.nodes, node.gpus_per_node(), r.options.seed,
+                                    r.base_dir);
+  } catch (const std::invalid_argument& e) {
+    c.fail("machine.variability", std::string("machine.") + e.what(),
+           {"machine.variability.node_rates_file", "workload.nodes"});
+  }
 }
 
 /// machine.kernels or machine.kernels_file into loaded.kernels, validated.

@@ -1,5 +1,8 @@
 #include "topologies/topology.hpp"
 
+#include <cstdio>
+#include <string>
+
 namespace hplsim::topo {
 
 const char* to_string(LinkKind kind) {
@@ -16,6 +19,28 @@ const char* to_string(LinkKind kind) {
     return "spine";
   }
   return "?";
+}
+
+namespace {
+
+std::string format_bandwidth(double bytes_per_s) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%.3f PB/s (%.1f TB/s)", bytes_per_s / 1e15, bytes_per_s / 1e12);
+  return buf;
+}
+
+} // namespace
+
+std::string metrics_text(const Metrics& metrics) {
+  std::string text;
+  text += "nodes:     " + std::to_string(metrics.nodes) + "\n";
+  text += "NICs:      " + std::to_string(metrics.nics) + "\n";
+  text += "switches:  " + std::to_string(metrics.switches) + "\n";
+  text += "links:     " + std::to_string(metrics.links) + " (cables, all kinds)\n";
+  text += "injection: " + format_bandwidth(metrics.injection_bandwidth_bytes_per_s) + ", one direction\n";
+  text += "bisection: " + format_bandwidth(metrics.bisection_bandwidth_bytes_per_s) + ", both directions\n";
+  text += "diameter:  " + std::to_string(metrics.diameter_switch_hops) + " switch-to-switch hops\n";
+  return text;
 }
 
 } // namespace hplsim::topo

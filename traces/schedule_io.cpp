@@ -36,12 +36,16 @@ struct ScheduleReader::Impl {
 ScheduleReader::ScheduleReader(std::istream& in) : impl_(std::make_unique<Impl>(in)) {}
 ScheduleReader::~ScheduleReader() = default;
 
+// protobuf's ParseDelimitedFromZeroCopyStream merges into the message: clear it
+// first so that a reused message holds only the record just read.
 bool ScheduleReader::read_header(ScheduleHeader& header) {
+  header.Clear();
   bool clean_eof = false;
   return pbu::ParseDelimitedFromZeroCopyStream(&header, &impl_->stream, &clean_eof);
 }
 
 bool ScheduleReader::read_step(StepSchedule& step) {
+  step.Clear();
   bool clean_eof = false;
   if (pbu::ParseDelimitedFromZeroCopyStream(&step, &impl_->stream, &clean_eof)) return true;
   if (clean_eof) return false;

@@ -1,0 +1,137 @@
+// Analytic mode: per step k, closed-form phase times from the same kernel
+// models the replay uses and a latency-bandwidth (alpha-beta) network:
+//   T_pfact = sum_c t_pfact_column(mp, jb, c) + jb * r(P) * (alpha + (2 jb + 4) 8 / beta)
+//   T_bcast = h(Q) * (alpha + (mp jb + jb^2 + jb) 8 / beta)
+//   T_swap  = binary exchange: log2(P) (alpha + jb nq 8 / beta)
+//             spread-roll:     (P - 1 + log2 P) alpha + 2 jb nq 8 / beta
+//   T_trsm  = t_trsm(jb, nq),  T_gemm = t_gemm(mp, nq, jb)
+//   step    = depth 0: the sum;  depth 1: max(T_trsm + T_gemm, T_pfact + T_bcast, T_swap)
+// with mp, nq the largest local trailing sizes, r(P) the pivot exchange rounds
+// of HPL_pdmxswp (log2 P, plus 2 when P is not a power of two), h(Q) the
+// broadcast hops on the critical path (1 for the modified and long variants,
+// Q-1 for 1ring, (Q-1)/2 for 2ring), alpha the end-to-end latency of a
+// 3-switch route plus the protocol overheads and beta the NIC bandwidth. This is
+// the per-step form of HPL's own scalability model (netlib HPL "tuning" notes:
+// T = 2 gamma N^3 / (3PQ) + beta N^2 (3P+Q) / (2PQ) + alpha N ((NB+1) log P + P) / NB).
+#include "sim/analytic_mode.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/kernel_model.hpp"
+#include "models/protocol_model.hpp"
+#include "traces/grid.hpp"
+
+namespace hplsim::sim {
+
+namespace {
+
+// Largest number of rows (columns) of [begin, end) one of `procs` process rows
+// (columns) holds under the 2-D block-cyclic distribution.
+std::int64_t max_local(std::int64_t begin, std::int64_t end, std::int64_t nb, int procs) {
+  std::int64_t best = 0;
+  for (int p = 0; p < procs; ++p)
+    best = std::max(best, traces::local_count(begin, end, nb, p, procs));
+  return best;
+}
+
+double seconds(const models::KernelModels& km, traces::Kernel kernel, traces::Resource res, std::int64_t m,
+               std::int64_t n, std::int64_t k) {
+  if (m <= 0 || n <= 0 || k < 0) return 0.0;
+  return km.seconds({kernel, res, traces::FP64, m, n, k});
+}
+
+} // namespace
+
+std::vector<StepRecord> analytic_steps(const ResolvedScenario& sc) {
+  const auto& w = sc.workload;
+  const auto& node = sc.machine.node;
+  const models::KernelModels km(sc.machine.kernels);
+  const bool gpu = node.gpus_per_node() > 0;
+  const auto dev = gpu ? traces::GPU : traces::CPU;
+  const double beta = node.nic_bandwidth_bytes_per_s;
+  double alpha = 2.0 * node.nic_latency_s;
+  if (sc.machine.topology.kind == TopologyKind::Dragonfly)
+    alpha += 3.0 * sc.machine.topology.dragonfly.link_latency_s +
+             4.0 * sc.machine.topology.dragonfly.switch_latency_s;
+  else
+    alpha += 2.0 * sc.machine.topology.fat_tree.link_latency_s +
+             3.0 * sc.machine.topology.fat_tree.switch_latency_s;
+  if (sc.machine.protocol.ByteSizeLong() > 0) {
+    const models::ProtocolModel pm(sc.machine.protocol);
+    alpha += pm.send_overhead_s(0) + pm.recv_overhead_s(0);
+  }
+  const double log_p = w.p > 1 ? std::ceil(std::log2(double(w.p))) : 0.0;
+  const bool pow2 = (w.p & (w.p - 1)) == 0;
+  const double pivot_rounds = w.p > 1 ? log_p + (pow2 ? 0.0 : 2.0) : 0.0;
+  double hops = 1.0;
+  if (w.q <= 1)
+    hops = 0.0;
+  else if (w.hpl.bcast == BcastAlgo::OneRing)
+    hops = w.q - 1.0;
+  else if (w.hpl.bcast == BcastAlgo::TwoRing)
+    hops = std::ceil((w.q - 1.0) / 2.0);
+
+  const std::int64_t steps = w.steps();
+  std::vector<StepRecord> out;
+  out.reserve(static_cast<std::size_t>(steps) + 1);
+  double clock = 0.0;
+  for (std::int64_t k = 0; k < steps; ++k) {
+    const std::int64_t col0 = k * w.nb;
+    const std::int64_t jb = std::min(w.nb, w.n - col0);
+    const std::int64_t m = w.n - col0; // rows of the active matrix
+    const std::int64_t mp = max_local(col0, w.n, w.nb, w.p);
+    const std::int64_t nq = max_local(col0 + jb, w.n + 1, w.nb, w.q);
+    StepRecord r;
+    r.step = k;
+    r.matrix_fraction = double(col0) / double(w.n);
+    double pfact = 0.0;
+    for (std::int64_t c = 0; c < jb; ++c)
+      pfact += seconds(km, traces::KERNEL_PFACT_COLUMN, traces::CPU, mp, jb, c);
+    pfact += double(jb) * pivot_rounds * (alpha + (2.0 * jb + 4.0) * 8.0 / beta);
+    if (gpu) pfact += 2.0 * double(mp * jb) * 8.0 / node.pcie_bandwidth_bytes_per_s;
+    const double bcast = hops * (alpha + double(mp * jb + jb * jb + jb) * 8.0 / beta);
+    const double u_bytes = double(jb * nq) * 8.0;
+    double swap = 0.0;
+    if (w.p > 1) {
+      const bool long_swap = w.hpl.swap == SwapAlgo::SpreadRoll ||
+                             (w.hpl.swap == SwapAlgo::Mix && nq > w.hpl.swap_threshold_columns);
+      swap =
+          long_swap ? (w.p - 1.0 + log_p) * alpha + 2.0 * u_bytes / beta : log_p * (alpha + u_bytes / beta);
+    }
+    swap += seconds(km, traces::KERNEL_LASWP, dev, jb, nq, 0);
+    const double trsm = seconds(km, traces::KERNEL_TRSM, dev, jb, nq, 0);
+    const double gemm = seconds(km, traces::KERNEL_GEMM, dev, mp - jb > 0 ? mp : 0, nq, jb);
+    r.phase_s = {pfact, bcast, swap, trsm, gemm, 0.0};
+    const double step_s =
+        w.depth == 0 ? pfact + bcast + swap + trsm + gemm : std::max({trsm + gemm, pfact + bcast, swap});
+    r.start_s = clock;
+    clock += step_s;
+    r.end_s = clock;
+    const double md = double(m), jd = double(jb);
+    // LU flops of the step: panel + trailing update of an m x (m - jb) matrix.
+    r.flops = md * jd * jd - jd * jd * jd / 3.0 + 2.0 * (md - jd) * (md - jd) * jd;
+    r.how = "analytic";
+    out.push_back(r);
+  }
+  // Back substitution (HPL_pdtrsv): one block column at a time along the diagonal.
+  StepRecord solve;
+  solve.step = steps;
+  solve.final_solve = true;
+  solve.matrix_fraction = 1.0;
+  double solve_s = 0.0;
+  for (std::int64_t k = 0; k < steps; ++k) {
+    const std::int64_t jb = std::min(w.nb, w.n - k * w.nb);
+    solve_s +=
+        seconds(km, traces::KERNEL_TRSV, traces::CPU, jb, 1, 0) + 2.0 * (alpha + double(jb) * 8.0 / beta);
+  }
+  solve.phase_s[static_cast<std::size_t>(PhaseId::Solve)] = solve_s;
+  solve.start_s = clock;
+  solve.end_s = clock + solve_s;
+  solve.flops = 1.5 * double(w.n) * double(w.n);
+  solve.how = "analytic";
+  out.push_back(solve);
+  return out;
+}
+
+} // namespace hplsim::sim

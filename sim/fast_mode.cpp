@@ -1,0 +1,237 @@
+// Fast mode (README, "Fast mode"): the per-step curve of an HPL run is smooth
+// in the step index except at its two ends, so fast mode simulates short
+// windows of consecutive steps in full detail (same replay, same platform,
+// same schedule as reference mode) and integrates the curve between them:
+//   - the first steps (a true cold start) and the last steps with the final
+//     solve are always simulated;
+//   - in between, windows start uniformly and are refined by bisection where
+//     linear interpolation between neighbours misses the midpoint by more
+//     than a tolerance (the crossover and the fast decline near the end);
+//   - a window simulates `warmup` steps whose times are discarded (they fill
+//     the look-ahead pipeline and the broadcast skew) and then `measured`
+//     steps whose durations d(k) = end(k) - end(k-1) and phase times are kept.
+// All windows run in ONE SimGrid simulation, one after the other, driven by a
+// controller actor; the platform is shared.
+#include "sim/fast_mode.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <simgrid/s4u.hpp>
+
+#include "models/kernel_model.hpp"
+#include "models/protocol_model.hpp"
+#include "models/variability.hpp"
+#include "sim/platform.hpp"
+#include "sim/replay.hpp"
+#include "sim/schedule_source.hpp"
+
+namespace hplsim::sim {
+
+namespace {
+
+struct Sample {
+  double step_s = 0.0; // d(k)
+  std::array<double, kPhaseCount> phase_s{};
+  double flops = 0.0;
+};
+
+struct FastPlan {
+  int warmup = 2;
+  int measured = 2;
+  int initial_windows = 12;
+  double tolerance = 0.004; // relative, on d(k) at a bisection midpoint
+  int max_windows = 64;
+};
+
+class FastRun {
+public:
+  FastRun(const ResolvedScenario& sc, const SimulateOptions& options, RunResult& result)
+      : sc_(sc), options_(options), result_(result) {}
+
+  void run() {
+    auto engine = create_engine();
+    topology_ = make_topology(sc_.machine);
+    kernels_ = std::make_unique<models::KernelModels>(sc_.machine.kernels);
+    const auto& node = sc_.machine.node;
+    variability_ = std::make_unique<models::Variability>(sc_.machine.variability, topology_->node_count(),
+                                                         std::max(1, node.gpus_per_node()), sc_.options.seed,
+                                                         sc_.base_dir);
+    platform_ = std::make_unique<Platform>(make_platform_spec(sc_, *topology_, *variability_));
+    if (sc_.machine.protocol.ByteSizeLong() > 0) {
+      protocol_ = std::make_unique<models::ProtocolModel>(sc_.machine.protocol);
+      install_protocol(*protocol_);
+    }
+    source_ = make_schedule_source(sc_);
+    steps_ = source_->steps();
+    sg4::Actor::create("fast-controller", platform_->cpu(0), [this]() { control(); });
+    engine->run();
+    assemble();
+  }
+
+private:
+  // Simulates steps [first, last] (inclusive) as one window; keeps the steps
+  // from `keep_from` on. Returns false if the window did not complete.
+  bool window(std::int64_t first, std::int64_t last, std::int64_t keep_from) {
+    ReplayOptions ro;
+    ro.steps = steps_;
+    ro.n = sc_.workload.n;
+    ro.nb = sc_.workload.nb;
+    ro.copy_overlap = sc_.machine.node.copy_overlap;
+    ro.copy_engines = sc_.machine.node.copy_engines;
+    ro.kernel_jitter_cv = sc_.machine.variability.kernel_jitter_cv();
+    ro.seed = sc_.options.seed + static_cast<std::uint64_t>(first) * 0x9e3779b97f4a7c15ULL;
+    for (std::int64_t k = first; k <= last; ++k)
+      ro.step_list.push_back(k);
+    Replay replay(*platform_, *kernels_, protocol_.get(), source_->step_function(), ro);
+    const double origin = sg4::Engine::get_clock();
+    for (auto& actor : replay.start())
+      actor->join();
+    activities_ += replay.stats().activities();
+    if (replay.finished_ranks() != replay.active_ranks()) return false;
+    const auto& recs = replay.records();
+    double prev_end = origin;
+    for (std::size_t i = 0; i < recs.size(); ++i) {
+      const std::int64_t k = first + static_cast<std::int64_t>(i);
+      if (k >= keep_from) {
+        Sample s;
+        s.step_s = recs[i].end_s - prev_end;
+        s.phase_s = recs[i].phase_s;
+        s.flops = recs[i].flops;
+        samples_[k] = s;
+      }
+      prev_end = recs[i].end_s;
+    }
+    ++windows_;
+    simulated_steps_ += last - first + 1;
+    if (options_.progress) options_.progress(std::min(1.0, double(windows_) / plan_.max_windows));
+    return true;
+  }
+
+  // A window measuring steps [k, k + measured) after `warmup` steps.
+  bool sample_at(std::int64_t k) {
+    if (samples_.count(k) != 0) return true;
+    const std::int64_t first = std::max<std::int64_t>(0, k - plan_.warmup);
+    const std::int64_t last = std::min(steps_ - 1, k + plan_.measured - 1);
+    return window(first, last, first == 0 ? 0 : k);
+  }
+
+  double interpolate_step_s(std::int64_t k) const {
+    auto hi = samples_.lower_bound(k);
+    if (hi != samples_.end() && hi->first == k) return hi->second.step_s;
+    auto lo = std::prev(hi);
+    const double t = double(k - lo->first) / double(hi->first - lo->first);
+    return lo->second.step_s + t * (hi->second.step_s - lo->second.step_s);
+  }
+
+  void control() {
+    // The run's two ends are simulated as they are: a cold start and the tail with the final solve.
+    const std::int64_t head = std::min<std::int64_t>(steps_, plan_.warmup + plan_.measured);
+    if (!window(0, head - 1, 0)) return fail();
+    if (steps_ > head) {
+      const std::int64_t tail_first = std::max(head, steps_ - plan_.measured);
+      if (!window(std::max<std::int64_t>(0, tail_first - plan_.warmup), steps_, tail_first)) return fail();
+    } else {
+      if (!window(steps_, steps_, steps_)) return fail();
+    }
+    // Uniform windows in between, then bisection where the curve bends.
+    const std::int64_t span_first = head, span_last = steps_ - plan_.measured - 1;
+    if (span_last > span_first) {
+      for (int i = 1; i <= plan_.initial_windows; ++i) {
+        const auto k = span_first + static_cast<std::int64_t>(std::llround(double(span_last - span_first) *
+                                                                           i / (plan_.initial_windows + 1)));
+        if (!sample_at(k)) return fail();
+      }
+      bool refined = true;
+      while (refined && windows_ < plan_.max_windows) {
+        refined = false;
+        std::vector<std::int64_t> keys;
+        for (const auto& [k, s] : samples_)
+          keys.push_back(k);
+        for (std::size_t i = 0; i + 1 < keys.size() && windows_ < plan_.max_windows; ++i) {
+          const std::int64_t a = keys[i], b = keys[i + 1];
+          if (b - a < 2 * (plan_.measured + 1) || a >= steps_ || b >= steps_) continue;
+          const std::int64_t mid = (a + b) / 2;
+          const double guess = interpolate_step_s(mid);
+          if (!sample_at(mid)) return fail();
+          const double got = samples_.at(mid).step_s;
+          if (std::abs(got - guess) > plan_.tolerance * std::max(got, 1e-30)) refined = true;
+        }
+      }
+    }
+  }
+
+  void fail() { failed_ = true; }
+
+  void assemble() {
+    result_.activities = activities_;
+    if (failed_) {
+      result_.completed = false;
+      result_.failure = "deadlock in a fast-mode window";
+    }
+    const auto& w = sc_.workload;
+    result_.step_records.clear();
+    double clock = 0.0;
+    for (std::int64_t k = 0; k <= steps_; ++k) {
+      StepRecord r;
+      r.step = k;
+      r.final_solve = k == steps_;
+      r.matrix_fraction = double(std::min(k * w.nb, w.n)) / double(w.n);
+      auto it = samples_.find(k);
+      if (it != samples_.end()) {
+        r.phase_s = it->second.phase_s;
+        r.start_s = clock;
+        clock += it->second.step_s;
+        r.how = "simulated";
+      } else {
+        auto hi = samples_.lower_bound(k);
+        auto lo = std::prev(hi);
+        const double t = double(k - lo->first) / double(hi->first - lo->first);
+        for (int p = 0; p < kPhaseCount; ++p) {
+          const auto i = static_cast<std::size_t>(p);
+          r.phase_s[i] = lo->second.phase_s[i] + t * (hi->second.phase_s[i] - lo->second.phase_s[i]);
+        }
+        r.start_s = clock;
+        clock += lo->second.step_s + t * (hi->second.step_s - lo->second.step_s);
+        r.how = "interpolated:" + std::to_string(lo->first) + "-" + std::to_string(hi->first);
+      }
+      r.end_s = clock;
+      r.flops = step_flops(k);
+      result_.step_records.push_back(r);
+    }
+  }
+
+  double step_flops(std::int64_t k) const {
+    traces::StepSchedule s;
+    // Flops are a property of the schedule; the generator computes them per step
+    // without building programs when no rank is selected.
+    const std::vector<bool> none(static_cast<std::size_t>(platform_->ranks()), false);
+    source_->step(k, s, &none);
+    return s.flops();
+  }
+
+  const ResolvedScenario& sc_;
+  const SimulateOptions& options_;
+  RunResult& result_;
+  FastPlan plan_;
+  std::unique_ptr<topo::Topology> topology_;
+  std::unique_ptr<models::KernelModels> kernels_;
+  std::unique_ptr<models::Variability> variability_;
+  std::unique_ptr<Platform> platform_;
+  std::unique_ptr<models::ProtocolModel> protocol_;
+  std::unique_ptr<ScheduleSource> source_;
+  std::int64_t steps_ = 0;
+  std::map<std::int64_t, Sample> samples_;
+  std::uint64_t activities_ = 0;
+  int windows_ = 0;
+  std::int64_t simulated_steps_ = 0;
+  bool failed_ = false;
+};
+
+} // namespace
+
+void run_fast(const ResolvedScenario& scenario, const SimulateOptions& options, RunResult& result) {
+  FastRun(scenario, options, result).run();
+}
+
+} // namespace hplsim::sim

@@ -1,0 +1,90 @@
+#include "sim/schedule_source.hpp"
+
+#include "traces/hpl_generator.hpp"
+
+namespace hplsim::sim {
+
+namespace {
+
+traces::HplConfig hpl_config(const ResolvedScenario& sc) {
+  const auto& w = sc.workload;
+  traces::HplConfig c;
+  c.n = w.n;
+  c.nb = w.nb;
+  c.p = w.p;
+  c.q = w.q;
+  c.depth = w.depth;
+  c.column_major = w.column_major;
+  using P = traces::HplConfig::Pfact;
+  using B = traces::HplConfig::Bcast;
+  using S = traces::HplConfig::Swap;
+  switch (w.hpl.pfact) {
+  case PfactAlgo::Right:
+    c.pfact = P::Right;
+    break;
+  case PfactAlgo::Left:
+    c.pfact = P::Left;
+    break;
+  case PfactAlgo::Crout:
+    c.pfact = P::Crout;
+    break;
+  }
+  c.nbmin = w.hpl.nbmin;
+  c.ndiv = w.hpl.ndiv;
+  switch (w.hpl.bcast) {
+  case BcastAlgo::OneRing:
+    c.bcast = B::OneRing;
+    break;
+  case BcastAlgo::OneRingM:
+    c.bcast = B::OneRingM;
+    break;
+  case BcastAlgo::TwoRing:
+    c.bcast = B::TwoRing;
+    break;
+  case BcastAlgo::TwoRingM:
+    c.bcast = B::TwoRingM;
+    break;
+  case BcastAlgo::Blong:
+    c.bcast = B::Blong;
+    break;
+  case BcastAlgo::BlongM:
+    c.bcast = B::BlongM;
+    break;
+  }
+  switch (w.hpl.swap) {
+  case SwapAlgo::BinaryExchange:
+    c.swap = S::BinaryExchange;
+    break;
+  case SwapAlgo::SpreadRoll:
+    c.swap = S::SpreadRoll;
+    break;
+  case SwapAlgo::Mix:
+    c.swap = S::Mix;
+    break;
+  }
+  c.swap_threshold = w.hpl.swap_threshold_columns;
+  c.gpu = sc.machine.node.gpus_per_node() > 0;
+  c.host_staged = c.gpu && !sc.machine.placement.gpu_aware_mpi;
+  return c;
+}
+
+class HplSource final : public ScheduleSource {
+public:
+  explicit HplSource(const traces::HplConfig& config) : gen_(config) {}
+  traces::ScheduleHeader header() const override { return gen_.header(); }
+  std::int64_t steps() const override { return gen_.steps(); }
+  void step(std::int64_t k, traces::StepSchedule& out, const std::vector<bool>* only) const override {
+    gen_.step(k, out, only);
+  }
+
+private:
+  traces::HplScheduleGenerator gen_;
+};
+
+} // namespace
+
+std::unique_ptr<ScheduleSource> make_schedule_source(const ResolvedScenario& sc) {
+  return std::make_unique<HplSource>(hpl_config(sc));
+}
+
+} // namespace hplsim::sim

@@ -1,0 +1,282 @@
+// Reports: crossover detection on synthetic step records, summary.json keys and
+// determinism, steps.csv shape, stats.json, the human summary, the SVG plot.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/plot_svg.hpp"
+#include "sim/report.hpp"
+
+namespace hplsim::sim {
+namespace {
+
+StepRecord step(std::int64_t k, double pfact, double bcast, double swap, double gemm) {
+  StepRecord r;
+  r.step = k;
+  r.phase_s[static_cast<int>(PhaseId::Pfact)] = pfact;
+  r.phase_s[static_cast<int>(PhaseId::Bcast)] = bcast;
+  r.phase_s[static_cast<int>(PhaseId::Swap)] = swap;
+  r.phase_s[static_cast<int>(PhaseId::Gemm)] = gemm;
+  return r;
+}
+
+/// 10 panel steps, N = 2560, NB = 256: gemm_k = 10 - k s, swap 4.5 s,
+/// pfact + bcast = 1 s. Communication-bound when 10 - k < 4.5, i.e. k >= 6.
+/// Steps last 1 s each and do 2e12 flops (2 TF/s); then a final solve record.
+RunResult synthetic() {
+  RunResult r;
+  r.mode = "reference";
+  r.benchmark = "hpl";
+  r.n = 2560;
+  r.nb = 256;
+  r.p = 2;
+  r.q = 4;
+  r.nodes = 4;
+  r.ranks = 8;
+  r.depth = 1;
+  r.seed = 1;
+  r.steps = 10;
+  r.time_s = 0.1 + 0.2; // 0.30000000000000004: must survive the round trip
+  r.rmax_flops_per_s = 1.5e15;
+  for (int k = 0; k < 10; ++k) {
+    StepRecord s = step(k, 0.5, 0.5, 4.5, 10.0 - k);
+    s.phase_s[static_cast<int>(PhaseId::Trsm)] = 0.25;
+    s.matrix_fraction = k * 256.0 / 2560.0;
+    s.start_s = k;
+    s.end_s = k + 1.0;
+    s.flops = 2e12;
+    r.step_records.push_back(s);
+  }
+  StepRecord solve;
+  solve.step = 10;
+  solve.final_solve = true;
+  solve.matrix_fraction = 1.0;
+  solve.start_s = 10.0;
+  solve.end_s = 10.5;
+  solve.phase_s[static_cast<int>(PhaseId::Solve)] = 0.5;
+  solve.flops = 0.0;
+  solve.how = "analytic";
+  r.step_records.push_back(solve);
+  r.activities = 12345;
+  r.wall_s = 2.0;
+  r.peak_rss_bytes = 1048576.0;
+  return r;
+}
+
+std::string read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class ReportFiles : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("hplsim_report_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  std::filesystem::path dir_;
+};
+
+TEST(Crossover, FindsFirstStepOfCommunicationBoundTail) {
+  EXPECT_EQ(crossover_step(synthetic()), std::optional<std::int64_t>(6)); // see synthetic()
+  const auto f = crossover_fraction(synthetic());
+  ASSERT_TRUE(f.has_value());
+  EXPECT_NEAR(*f, 0.6, 1e-15); // 6 * 256 / 2560
+}
+
+TEST(Crossover, IgnoresFlickerBeforeTheTail) {
+  RunResult r = synthetic();
+  r.step_records[2].phase_s[static_cast<int>(PhaseId::Gemm)] = 1.0; // dips below swap at step 2 only
+  EXPECT_EQ(crossover_step(r), std::optional<std::int64_t>(6));
+  r.step_records[8].phase_s[static_cast<int>(PhaseId::Gemm)] = 5.0; // rises above swap again at step 8
+  EXPECT_EQ(crossover_step(r), std::optional<std::int64_t>(9));
+}
+
+TEST(Crossover, CountsPfactPlusBcastPath) {
+  RunResult r = synthetic();
+  for (StepRecord& s : r.step_records) {
+    s.phase_s[static_cast<int>(PhaseId::Swap)] = 0.0;
+    s.phase_s[static_cast<int>(PhaseId::Pfact)] = 3.0;
+    s.phase_s[static_cast<int>(PhaseId::Bcast)] = 2.5; // 5.5 > 10 - k from k = 5
+  }
+  EXPECT_EQ(crossover_step(r), std::optional<std::int64_t>(5));
+}
+
+TEST(Crossover, NoneWhenLastPanelStepIsComputeBound) {
+  RunResult r = synthetic();
+  r.step_records[9].phase_s[static_cast<int>(PhaseId::Gemm)] = 100.0;
+  // The final-solve record (gemm 0 < solve path) must not create a crossover.
+  EXPECT_EQ(crossover_step(r), std::nullopt);
+  EXPECT_EQ(crossover_fraction(r), std::nullopt);
+  r.step_records.clear();
+  EXPECT_EQ(crossover_step(r), std::nullopt);
+}
+
+TEST_F(ReportFiles, SummaryHasKeysInOrderAndValues) {
+  write_summary_json(synthetic(), path("summary.json"));
+  const auto j = nlohmann::ordered_json::parse(read(path("summary.json")));
+  std::vector<std::string> keys;
+  for (auto it = j.begin(); it != j.end(); ++it)
+    keys.push_back(it.key());
+  const std::vector<std::string> expected = {"benchmark",
+                                             "mode",
+                                             "seed",
+                                             "n",
+                                             "nb",
+                                             "p",
+                                             "q",
+                                             "nodes",
+                                             "ranks",
+                                             "depth",
+                                             "steps",
+                                             "time_s",
+                                             "rmax_tflops",
+                                             "rmax_flops_per_s",
+                                             "phase_totals_s",
+                                             "crossover_step",
+                                             "crossover_fraction",
+                                             "completed",
+                                             "failure"};
+  EXPECT_EQ(keys, expected);
+  EXPECT_EQ(j["time_s"].get<double>(), 0.1 + 0.2);           // exact: shortest round-trip text
+  EXPECT_NEAR(j["rmax_tflops"].get<double>(), 1500.0, 1e-9); // 1.5e15 / 1e12
+  // Totals over the 10 panel steps + solve: gemm = 10+9+...+1 = 55, swap = 45,
+  // pfact = bcast = 5, trsm = 2.5, solve = 0.5.
+  const auto& totals = j["phase_totals_s"];
+  EXPECT_NEAR(totals["gemm"].get<double>(), 55.0, 1e-12);
+  EXPECT_NEAR(totals["swap"].get<double>(), 45.0, 1e-12);
+  EXPECT_NEAR(totals["pfact"].get<double>(), 5.0, 1e-12);
+  EXPECT_NEAR(totals["bcast"].get<double>(), 5.0, 1e-12);
+  EXPECT_NEAR(totals["trsm"].get<double>(), 2.5, 1e-12);
+  EXPECT_NEAR(totals["solve"].get<double>(), 0.5, 1e-12);
+  EXPECT_EQ(j["crossover_step"].get<int>(), 6);
+  EXPECT_NEAR(j["crossover_fraction"].get<double>(), 0.6, 1e-15);
+  EXPECT_TRUE(j["failure"].is_null());
+  const std::string text = read(path("summary.json"));
+  EXPECT_EQ(text.find("wall"), std::string::npos);
+  EXPECT_EQ(text.find("activities"), std::string::npos);
+}
+
+TEST_F(ReportFiles, SummaryForMxpFailureHasRefinementAndNulls) {
+  RunResult r = synthetic();
+  r.benchmark = "hpl-mxp";
+  r.refinement_s = 1.25;
+  r.refinement_iterations = 3;
+  r.completed = false;
+  r.failure = "node 3 failed at 5.5 s";
+  r.step_records[9].phase_s[static_cast<int>(PhaseId::Gemm)] = 100.0; // no crossover
+  write_summary_json(r, path("summary.json"));
+  const auto j = nlohmann::ordered_json::parse(read(path("summary.json")));
+  EXPECT_TRUE(j["crossover_step"].is_null());
+  EXPECT_TRUE(j["crossover_fraction"].is_null());
+  EXPECT_FALSE(j["completed"].get<bool>());
+  EXPECT_EQ(j["failure"].get<std::string>(), "node 3 failed at 5.5 s");
+  EXPECT_EQ(j["refinement_s"].get<double>(), 1.25);
+  EXPECT_EQ(j["refinement_iterations"].get<int>(), 3);
+  EXPECT_EQ(std::prev(j.end()).key(), "refinement_iterations");
+}
+
+TEST_F(ReportFiles, SameResultGivesByteIdenticalFiles) {
+  RunResult a = synthetic();
+  RunResult b = synthetic();
+  b.wall_s = 99.0; // simulator statistics must not leak into the deterministic files
+  b.activities = 1;
+  write_summary_json(a, path("a.json"));
+  write_summary_json(b, path("b.json"));
+  EXPECT_EQ(read(path("a.json")), read(path("b.json")));
+  write_steps_csv(a, path("a.csv"));
+  write_steps_csv(b, path("b.csv"));
+  EXPECT_EQ(read(path("a.csv")), read(path("b.csv")));
+  EXPECT_EQ(phase_plot_svg(a), phase_plot_svg(b));
+}
+
+TEST_F(ReportFiles, StepsCsvHasOneRowPerRecord) {
+  write_steps_csv(synthetic(), path("steps.csv"));
+  std::istringstream in(read(path("steps.csv")));
+  std::string line;
+  std::vector<std::string> lines;
+  while (std::getline(in, line))
+    lines.push_back(line);
+  ASSERT_EQ(lines.size(), 12u); // header + 10 panel steps + final solve
+  EXPECT_EQ(lines[0],
+            "step,matrix_fraction,start_s,end_s,step_s,pfact_s,bcast_s,swap_s,trsm_s,gemm_s,solve_s,"
+            "flops,rate_tflops,how");
+  for (const std::string& l : lines)
+    EXPECT_EQ(std::count(l.begin(), l.end(), ','), 13) << l;
+  // Step 3: fraction 3*256/2560 = 0.3, 1 s, gemm 7 s, 2e12 flops / 1 s = 2 TF/s.
+  EXPECT_EQ(lines[4], "3,0.3,3,4,1,0.5,0.5,4.5,0.25,7,0,2e+12,2,simulated");
+  // Final solve: its own step index and how; 0 flops => rate 0.
+  EXPECT_EQ(lines[11], "10,1,10,10.5,0.5,0,0,0,0,0,0.5,0,0,analytic");
+}
+
+TEST_F(ReportFiles, StatsJsonHasSimulatorFigures) {
+  write_stats_json(synthetic(), path("stats.json"));
+  const auto j = nlohmann::ordered_json::parse(read(path("stats.json")));
+  EXPECT_EQ(j["activities"].get<std::uint64_t>(), 12345u);
+  EXPECT_NEAR(j["activities_per_s"].get<double>(), 6172.5, 1e-9); // 12345 / 2 s
+  EXPECT_NEAR(j["wall_s"].get<double>(), 2.0, 0.0);
+  EXPECT_NEAR(j["peak_rss_bytes"].get<double>(), 1048576.0, 0.0);
+}
+
+TEST(Report, PrintSummaryShowsHplLineRateAndCrossover) {
+  RunResult r = synthetic();
+  r.rmax_flops_per_s = 1.012e18;
+  std::ostringstream out;
+  print_summary(r, out);
+  const std::string s = out.str();
+  EXPECT_NE(s.find("T/V                N    NB     P     Q               Time                 Gflops"),
+            std::string::npos);
+  // HPL 2.3 column widths: label 10, N 10, NB/P/Q 6, Time 19, Gflops 23.
+  EXPECT_NE(s.find("hplsim-ref      2560   256     2     4               0.30             1.0120e+09"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("1.012 EF/s"), std::string::npos) << s;
+  EXPECT_NE(s.find("step 6 of 10"), std::string::npos) << s;
+  EXPECT_NE(s.find("Outcome: completed"), std::string::npos) << s;
+  EXPECT_NE(s.find("6.17e+03 activities/s"), std::string::npos) << s; // 12345 / 2 s
+}
+
+TEST(PlotSvg, IsWellFormedWithOnePolylinePerPhase) {
+  const std::string svg = phase_plot_svg(synthetic());
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_EQ(svg.substr(svg.size() - 7), "</svg>\n");
+  auto count = [&svg](const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = svg.find(what); at != std::string::npos; at = svg.find(what, at + 1))
+      ++n;
+    return n;
+  };
+  for (const char* phase : {"pfact", "bcast", "swap", "trsm", "gemm"})
+    EXPECT_EQ(count(std::string("<polyline class=\"phase-") + phase + "\""), 1u) << phase;
+  EXPECT_EQ(count("<polyline"), 6u); // five phases + the rate
+  EXPECT_EQ(count("<text"), count("</text>"));
+  EXPECT_EQ(count("<g"), count("</g>"));
+  EXPECT_EQ(count("<svg"), 1u);
+  EXPECT_EQ(count("class=\"crossover\""), 1u);
+  // No crossover => no marker.
+  RunResult r = synthetic();
+  r.step_records[9].phase_s[static_cast<int>(PhaseId::Gemm)] = 100.0;
+  EXPECT_EQ(phase_plot_svg(r).find("crossover"), std::string::npos);
+}
+
+TEST_F(ReportFiles, WritesPlotFile) {
+  write_phase_plot_svg(synthetic(), path("phases.svg"));
+  EXPECT_EQ(read(path("phases.svg")), phase_plot_svg(synthetic()));
+}
+
+TEST(Report, ThrowsWhenFileCannotBeWritten) {
+  EXPECT_THROW(write_summary_json(synthetic(), "/nonexistent-dir/summary.json"), std::runtime_error);
+  EXPECT_THROW(write_steps_csv(synthetic(), "/nonexistent-dir/steps.csv"), std::runtime_error);
+}
+
+} // namespace
+} // namespace hplsim::sim

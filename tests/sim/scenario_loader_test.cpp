@@ -1,0 +1,351 @@
+// Scenario loading: one test per class of invalid input, each checking that
+// the message names the field and where it is; plus a valid scenario whose
+// defaults resolve as sim/scenario.proto documents them.
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "sim/scenario_defaults.hpp"
+#include "sim/scenario_loader.hpp"
+
+namespace hplsim::sim {
+namespace {
+
+// A small valid scenario. Line numbers matter: tests point at them.
+// Dragonfly ports: 2 groups * 2 switches * 4 ports = 16; NICs per node
+// 2 sockets * 1 = 2; so the topology holds 16 / 2 = 8 nodes.
+const std::string kValid = R"pb(name: "test-small"
+machine {
+  topology {
+    dragonfly {
+      groups: 2
+      switches_per_group: 2
+      endpoint_ports_per_switch: 4
+      global_links_per_group_pair: 1
+      local_link_bandwidth_bytes_per_s: 25e9
+      global_link_bandwidth_bytes_per_s: 25e9
+    }
+  }
+  node {
+    sockets: 2
+    cores_per_socket: 8
+    gpus_per_socket: 1
+    nics_per_socket: 1
+    nic_bandwidth_bytes_per_s: 25e9
+    pcie_bandwidth_bytes_per_s: 64e9
+    upi_bandwidth_bytes_per_s: 48e9
+    shm_bandwidth_bytes_per_s: 100e9
+  }
+}
+workload {
+  nodes: 4
+  ranks_per_node: 2
+  n: 8192
+  nb: 256
+  p: 2
+  q: 4
+}
+)pb";
+// Lines of kValid (1-based) used below.
+constexpr int kNicBandwidthLine = 18;
+constexpr int kWorkloadLine = 24;
+constexpr int kNbLine = 28;
+
+/// kValid with the first occurrence of `from` replaced by `to`.
+std::string with(const std::string& from, const std::string& to) {
+  std::string text = kValid;
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+/// The ScenarioError message of loading `text`, or "" when it loads.
+std::string error_of(const std::string& text, const ScenarioOverrides& overrides = {},
+                     const std::string& name = "x.textproto") {
+  try {
+    load_scenario_text(text, name, overrides);
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ScenarioLoader, LoadsValidMinimalScenarioWithDefaults) {
+  const LoadedScenario loaded = load_scenario_text(kValid, "x.textproto");
+  EXPECT_EQ(loaded.base_dir, ".");
+  const ResolvedScenario r = resolve(loaded);
+  EXPECT_EQ(r.name, "test-small");
+  EXPECT_EQ(r.machine.topology.kind, TopologyKind::Dragonfly);
+  EXPECT_EQ(r.machine.topology.routing, topo::Routing::Minimal);
+  EXPECT_EQ(r.machine.topology.port_capacity_nodes, 8); // 2*2*4 ports / 2 NICs, see kValid
+  EXPECT_EQ(r.machine.topology.nodes, 8);               // default: what the ports hold
+  EXPECT_EQ(r.machine.topology.dragonfly.switches_per_node, 1);
+  EXPECT_DOUBLE_EQ(r.machine.topology.dragonfly.link_latency_s, 0.0);
+  EXPECT_DOUBLE_EQ(r.machine.node.nic_bandwidth_bytes_per_s, 25e9); // as written
+  EXPECT_DOUBLE_EQ(r.machine.node.nic_latency_s, 0.0);
+  EXPECT_EQ(r.machine.node.copy_engines, 2);
+  EXPECT_TRUE(r.machine.node.copy_overlap);
+  EXPECT_FALSE(r.machine.node.amx);
+  EXPECT_FALSE(r.machine.node.gpu_memory_bytes.has_value());
+  EXPECT_EQ(r.machine.placement.nic_mapping, NicMapping::PhaseSpecific);
+  EXPECT_EQ(r.machine.placement.affinity, Affinity::Aligned);
+  EXPECT_FALSE(r.machine.placement.gpu_aware_mpi);
+  EXPECT_EQ(r.machine.kernels.kernels_size(), 0);
+  EXPECT_EQ(r.workload.benchmark, Benchmark::Hpl);
+  EXPECT_EQ(r.workload.depth, 1);
+  EXPECT_FALSE(r.workload.column_major);
+  EXPECT_EQ(r.workload.hpl.pfact, PfactAlgo::Right);
+  EXPECT_EQ(r.workload.hpl.nbmin, 4);
+  EXPECT_EQ(r.workload.hpl.ndiv, 2);
+  EXPECT_EQ(r.workload.hpl.bcast, BcastAlgo::OneRingM);
+  EXPECT_EQ(r.workload.hpl.swap, SwapAlgo::Mix);
+  EXPECT_EQ(r.workload.hpl.swap_threshold_columns, 64);
+  EXPECT_EQ(r.workload.mxp.gpus_per_rank, 1);
+  EXPECT_EQ(r.workload.ranks(), 8);
+  EXPECT_EQ(r.workload.steps(), 32); // ceil(8192 / 256)
+  EXPECT_EQ(r.options.mode, Mode::Auto);
+  EXPECT_EQ(r.options.seed, 1u);
+}
+
+TEST(ScenarioLoader, RejectsMisspelledField) {
+  const std::string e = error_of(with("  nb: 256", "  nbb: 256"));
+  // protobuf names the unknown field; the column is the field name's (1-based).
+  EXPECT_NE(e.find("x.textproto:" + std::to_string(kNbLine) + ":3: error:"), std::string::npos) << e;
+  EXPECT_NE(e.find("nbb"), std::string::npos) << e;
+}
+
+TEST(ScenarioLoader, RejectsSyntaxError) {
+  const std::string e = error_of(with("  p: 2", "  p: : 2"));
+  EXPECT_NE(e.find("x.textproto:29:6: error:"), std::string::npos) << e; // the second ':' on line 29
+}
+
+TEST(ScenarioLoader, RejectsMissingRequiredField) {
+  EXPECT_EQ(error_of(with("  n: 8192\n", "")),
+            "x.textproto:" + std::to_string(kWorkloadLine) + ":1: workload.n is required");
+}
+
+TEST(ScenarioLoader, RejectsMissingTopLevelMessageAtLineOne) {
+  EXPECT_EQ(error_of("name: \"no machine\"\n"), "x.textproto:1:1: machine is required");
+}
+
+TEST(ScenarioLoader, RejectsGridThatDoesNotMatchRanks) {
+  EXPECT_EQ(error_of(with("  q: 4", "  q: 3")),
+            "x.textproto:" + std::to_string(kWorkloadLine) +
+                ":1: workload: p*q = 6 must equal nodes*ranks_per_node = 8 (p = 2, q = 3, nodes = 4, "
+                "ranks_per_node = 2)");
+}
+
+TEST(ScenarioLoader, RejectsNSmallerThanNb) {
+  const std::string e = error_of(with("  n: 8192", "  n: 100"));
+  EXPECT_NE(e.find("x.textproto:" + std::to_string(kNbLine) + ":3: workload: n = 100 must be >= nb = 256"),
+            std::string::npos)
+      << e;
+}
+
+TEST(ScenarioLoader, RejectsNegativeBandwidth) {
+  EXPECT_EQ(error_of(with("nic_bandwidth_bytes_per_s: 25e9", "nic_bandwidth_bytes_per_s: -1")),
+            "x.textproto:" + std::to_string(kNicBandwidthLine) +
+                ":5: machine.node.nic_bandwidth_bytes_per_s must be > 0, got -1");
+}
+
+TEST(ScenarioLoader, RejectsNanBandwidth) {
+  const std::string e = error_of(with("nic_bandwidth_bytes_per_s: 25e9", "nic_bandwidth_bytes_per_s: nan"));
+  EXPECT_NE(e.find("must be > 0, got nan"), std::string::npos) << e;
+}
+
+TEST(ScenarioLoader, RejectsDepthTwo) {
+  EXPECT_EQ(error_of(with("  q: 4", "  q: 4\n  depth: 2")),
+            "x.textproto:31:3: workload.depth must be 0 or 1, got 2");
+}
+
+TEST(ScenarioLoader, RejectsUnknownSetPath) {
+  ScenarioOverrides o;
+  o.set = {"workload.nbb=3"};
+  EXPECT_EQ(error_of(kValid, o), "--set workload.nbb=3: Workload has no field nbb");
+}
+
+TEST(ScenarioLoader, RejectsSetOfRepeatedField) {
+  ScenarioOverrides o;
+  o.set = {"machine.kernels.kernels=1"};
+  EXPECT_EQ(
+      error_of(kValid, o),
+      "--set machine.kernels.kernels=1: machine.kernels.kernels is a repeated field; --set cannot change "
+      "repeated fields");
+}
+
+TEST(ScenarioLoader, RejectsSetThatSwitchesOneofMember) {
+  ScenarioOverrides o;
+  o.set = {"machine.topology.fat_tree.leaf_switches=4"};
+  EXPECT_EQ(error_of(kValid, o),
+            "--set machine.topology.fat_tree.leaf_switches=4: machine.topology.fat_tree "
+            "conflicts with dragonfly, which the scenario sets (only one of kind can be set)");
+}
+
+TEST(ScenarioLoader, RejectsUnparsableSetValue) {
+  ScenarioOverrides o;
+  o.set = {"workload.nb=12x"};
+  EXPECT_EQ(error_of(kValid, o),
+            "--set workload.nb=12x: workload.nb expects an integer in int64 range, got \"12x\"");
+  o.set = {"machine.node.copy_overlap=yes"};
+  EXPECT_EQ(
+      error_of(kValid, o),
+      "--set machine.node.copy_overlap=yes: machine.node.copy_overlap expects true or false, got \"yes\"");
+}
+
+TEST(ScenarioLoader, ReportsOverrideThatSetAnInvalidValue) {
+  ScenarioOverrides o;
+  o.set = {"workload.nb=-1"};
+  EXPECT_EQ(error_of(kValid, o), "--set workload.nb=-1: workload.nb must be >= 1, got -1");
+  ScenarioOverrides flags;
+  flags.p = 3; // 3*4 = 12 ranks on 4 nodes * 2 ranks per node = 8
+  EXPECT_EQ(error_of(kValid, flags).rfind("--p=3: workload: p*q = 12 must equal nodes*ranks_per_node = 8", 0),
+            0u)
+      << error_of(kValid, flags);
+}
+
+TEST(ScenarioLoader, RejectsBadEnumName) {
+  const std::string e = error_of(with("workload {", "workload {\n  benchmark: HPL_MX"));
+  EXPECT_NE(e.find("x.textproto:25:14: error:"), std::string::npos) << e;
+  EXPECT_NE(e.find("HPL_MX"), std::string::npos) << e;
+  ScenarioOverrides o;
+  o.set = {"options.mode=FASTER"};
+  EXPECT_EQ(error_of(kValid, o),
+            "--set options.mode=FASTER: options.mode has no value FASTER; expected one of AUTO, REFERENCE, "
+            "ANALYTIC, FAST");
+  ScenarioOverrides flag;
+  flag.mode = "quick";
+  EXPECT_EQ(error_of(kValid, flag), "--mode=quick: expected one of auto, reference, analytic, fast");
+}
+
+TEST(ScenarioLoader, RejectsMissingKernelsFile) {
+  const std::string e = error_of(with("  node {", "  kernels_file: \"no-such-kernels.textproto\"\n  node {"),
+                                 {}, "dir/x.textproto");
+  EXPECT_EQ(
+      e.rfind("dir/x.textproto:13:3: machine.kernels_file: cannot open \"dir/no-such-kernels.textproto\"", 0),
+      0u)
+      << e;
+}
+
+class ScenarioLoaderFiles : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("hplsim_loader_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& text) {
+    const auto path = dir_ / name;
+    std::ofstream(path) << text;
+    return path.string();
+  }
+  std::filesystem::path dir_;
+};
+
+TEST_F(ScenarioLoaderFiles, LoadsKernelsFileRelativeToScenario) {
+  write("kernels.textproto", "date: \"2025-01-01\"\nkernels {\n  name: \"gpu.gemm.fp64\"\n"
+                             "  peak_flops_per_s: 26e12\n  max_efficiency: 0.8\n}\n");
+  const std::string scenario =
+      write("s.textproto", with("  node {", "  kernels_file: \"kernels.textproto\"\n  node {"));
+  const LoadedScenario loaded = load_scenario(scenario);
+  ASSERT_EQ(loaded.kernels.kernels_size(), 1);
+  EXPECT_DOUBLE_EQ(loaded.kernels.kernels(0).peak_flops_per_s(), 26e12); // as written in the file
+  EXPECT_EQ(loaded.kernels_path, (dir_ / "kernels.textproto").string());
+  EXPECT_EQ(resolve(loaded).machine.kernels.kernels(0).name(), "gpu.gemm.fp64");
+}
+
+TEST_F(ScenarioLoaderFiles, KernelsFileErrorsNameThatFile) {
+  const std::string kernels =
+      write("kernels.textproto", "kernels {\n  name: \"gpu.gemm.fp64\"\n  peak_flops_per_s: 26e12\n"
+                                 "  max_efficiency: 1.5\n}\n");
+  const std::string scenario =
+      write("s.textproto", with("  node {", "  kernels_file: \"kernels.textproto\"\n  node {"));
+  try {
+    load_scenario(scenario);
+    FAIL() << "expected a ScenarioError";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(std::string(e.what()), kernels + ":4:3: kernels[0].max_efficiency must be in (0, 1], got 1.5");
+  }
+}
+
+TEST_F(ScenarioLoaderFiles, ReportsUnreadableScenarioFile) {
+  const std::string missing = (dir_ / "absent.textproto").string();
+  try {
+    load_scenario(missing);
+    FAIL() << "expected a ScenarioError";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(missing + ": error: cannot open scenario", 0), 0u) << e.what();
+  }
+}
+
+TEST(ScenarioLoader, RejectsInlineKernelsWithKernelsFile) {
+  const std::string e =
+      error_of(with("  node {", "  kernels { }\n  kernels_file: \"k.textproto\"\n  node {"));
+  EXPECT_EQ(e, "x.textproto:14:3: machine.kernels and machine.kernels_file are exclusive; give one");
+}
+
+TEST(ScenarioLoader, RejectsUnknownKernelRecordName) {
+  const std::string e = error_of(
+      with("  node {",
+           "  kernels {\n    kernels { name: \"gpu.gemn.fp64\" peak_flops_per_s: 1e12 }\n  }\n  node {"));
+  EXPECT_EQ(
+      e.rfind("x.textproto:14:15: machine.kernels.kernels[0].name \"gpu.gemn.fp64\" is not a kernel record",
+              0),
+      0u)
+      << e;
+}
+
+TEST(ScenarioLoader, AppliesOverridesBeforeValidating) {
+  ScenarioOverrides o;
+  o.set = {"machine.node.copy_overlap=false", "options.mode=FAST", "machine.placement.nic_mapping=HASHED",
+           "workload.nb=512"};
+  o.nb = 128; // flags come after --set
+  o.seed = 7;
+  o.mode = "reference";
+  const ResolvedScenario r = resolve(load_scenario_text(kValid, "x.textproto", o));
+  EXPECT_FALSE(r.machine.node.copy_overlap);
+  EXPECT_EQ(r.machine.placement.nic_mapping, NicMapping::Hashed);
+  EXPECT_EQ(r.workload.nb, 128);
+  EXPECT_EQ(r.options.seed, 7u);
+  EXPECT_EQ(r.options.mode, Mode::Reference);
+}
+
+TEST(ScenarioLoader, RejectsMoreRanksThanGpus) {
+  // 4 ranks per node, 1 GPU each, on 2 sockets * 1 GPU = 2 GPUs.
+  const std::string e = error_of(with("  ranks_per_node: 2", "  ranks_per_node: 4")
+                                     .replace(kValid.find("  nodes: 4"), 10, "  nodes: 2"));
+  EXPECT_EQ(e, "x.textproto:26:3: workload: ranks_per_node*gpus_per_rank = 4*1 = 4 exceeds the node's GPUs: "
+               "sockets*gpus_per_socket = 2*1 = 2");
+}
+
+TEST(ScenarioLoader, RejectsMoreNodesThanTopologyHolds) {
+  ScenarioOverrides o;
+  o.nodes = 16;
+  o.q = 16; // 2*16 = 16*2: the grid matches, the machine (8 nodes) does not
+  EXPECT_EQ(
+      error_of(kValid, o),
+      "--nodes=16: workload.nodes = 16 exceeds the machine's nodes = 8 (the topology's endpoint ports / "
+      "NICs per node)");
+}
+
+TEST(ScenarioLoader, RequiresUpiBandwidthWithTwoSockets) {
+  EXPECT_EQ(
+      error_of(with("    upi_bandwidth_bytes_per_s: 48e9\n", "")),
+      "x.textproto:13:3: machine.node.upi_bandwidth_bytes_per_s is required with sockets > 1 (sockets = 2)");
+}
+
+TEST(ScenarioLoader, RejectsHplSectionForMxpBenchmark) {
+  const std::string e = error_of(with("workload {", "workload {\n  benchmark: HPL_MXP\n  hpl { nbmin: 4 }"));
+  EXPECT_EQ(e, "x.textproto:26:3: workload.hpl is only valid with benchmark HPL, got HPL_MXP");
+}
+
+TEST(ScenarioLoader, RejectsNdivBelowTwo) {
+  EXPECT_EQ(error_of(with("  q: 4", "  q: 4\n  hpl {\n    ndiv: 1\n  }")),
+            "x.textproto:32:5: workload.hpl.ndiv must be >= 2, got 1");
+}
+
+} // namespace
+} // namespace hplsim::sim

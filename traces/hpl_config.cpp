@@ -1,0 +1,77 @@
+#include "traces/hpl_config.hpp"
+
+#include <limits>
+#include <stdexcept>
+
+namespace hplsim::traces {
+
+namespace {
+
+[[noreturn]] void bad(const std::string& field, const std::string& expected, const std::string& actual) {
+  throw std::invalid_argument("HplConfig." + field + " must be " + expected + ", got " + actual);
+}
+
+} // namespace
+
+void validate(const HplConfig& c) {
+  if (c.n < 1) bad("n", ">= 1", std::to_string(c.n));
+  if (c.nb < 1) bad("nb", ">= 1", std::to_string(c.nb));
+  // HPL indexes local arrays with int; keep every global index in int range too.
+  if (c.n > std::numeric_limits<std::int32_t>::max() - c.nb)
+    bad("n", "<= 2^31 - 1 - nb", std::to_string(c.n));
+  if (c.p < 1) bad("p", ">= 1", std::to_string(c.p));
+  if (c.q < 1) bad("q", ">= 1", std::to_string(c.q));
+  if (static_cast<std::int64_t>(c.p) * c.q > std::numeric_limits<std::int32_t>::max())
+    bad("p * q", "<= 2^31 - 1", std::to_string(static_cast<std::int64_t>(c.p) * c.q));
+  if (c.depth != 0 && c.depth != 1) bad("depth", "0 or 1", std::to_string(c.depth));
+  if (c.nbmin < 1) bad("nbmin", ">= 1", std::to_string(c.nbmin));
+  if (c.ndiv < 2) bad("ndiv", ">= 2", std::to_string(c.ndiv));
+  if (c.swap_threshold < 0) bad("swap_threshold", ">= 0", std::to_string(c.swap_threshold));
+  if (c.host_staged && !c.gpu) bad("host_staged", "false when gpu is false", "true");
+  if (!(c.gpu_split_fraction >= 0.0 && c.gpu_split_fraction <= 1.0))
+    bad("gpu_split_fraction", "in [0, 1]", std::to_string(c.gpu_split_fraction));
+}
+
+std::string to_string(HplConfig::Pfact pfact) {
+  switch (pfact) {
+  case HplConfig::Pfact::Right:
+    return "right";
+  case HplConfig::Pfact::Left:
+    return "left";
+  case HplConfig::Pfact::Crout:
+    return "crout";
+  }
+  return "?";
+}
+
+std::string to_string(HplConfig::Bcast bcast) {
+  switch (bcast) {
+  case HplConfig::Bcast::OneRing:
+    return "1ring";
+  case HplConfig::Bcast::OneRingM:
+    return "1ringM";
+  case HplConfig::Bcast::TwoRing:
+    return "2ring";
+  case HplConfig::Bcast::TwoRingM:
+    return "2ringM";
+  case HplConfig::Bcast::Blong:
+    return "blong";
+  case HplConfig::Bcast::BlongM:
+    return "blongM";
+  }
+  return "?";
+}
+
+std::string to_string(HplConfig::Swap swap) {
+  switch (swap) {
+  case HplConfig::Swap::BinaryExchange:
+    return "binary-exchange";
+  case HplConfig::Swap::SpreadRoll:
+    return "spread-roll";
+  case HplConfig::Swap::Mix:
+    return "mix";
+  }
+  return "?";
+}
+
+} // namespace hplsim::traces

@@ -1,0 +1,49 @@
+#pragma once
+// Parameters of an HPL 2.3 run as the panel-schedule generator needs them
+// (the HPL.dat lines, plus the GPU execution style of rocHPL / Aurora HPL).
+// Defaults are the first values of netlib HPL 2.3's testing/ptest/HPL.dat
+// where it lists them (PMAP 0, NBMIN 2, NDIV 2, RFACT/PFACT "2=Right",
+// BCAST 0 = 1ring, DEPTH 0, SWAP 2 = mix, swapping threshold 64).
+#include <cstdint>
+#include <string>
+
+namespace hplsim::traces {
+
+struct HplConfig {
+  enum class Pfact { Right, Left, Crout };
+  enum class Bcast { OneRing, OneRingM, TwoRing, TwoRingM, Blong, BlongM };
+  enum class Swap { BinaryExchange, SpreadRoll, Mix };
+
+  std::int64_t n = 0;  ///< matrix order N
+  std::int64_t nb = 0; ///< block size NB
+  int p = 1;           ///< process rows
+  int q = 1;           ///< process columns
+  int depth = 0;       ///< look-ahead depth, 0 or 1
+  bool column_major = false;
+  /// Panel factorization variant, used for both HPL.dat's RFACT (recursion)
+  /// and PFACT (the base case); see traces/hpl_pfact.hpp.
+  Pfact pfact = Pfact::Right;
+  int nbmin = 2; ///< recursion stops at panels of at most NBMIN columns (>= 1)
+  int ndiv = 2;  ///< panels are split in NDIV parts per recursion level (>= 2)
+  Bcast bcast = Bcast::OneRing;
+  Swap swap = Swap::Mix;
+  int swap_threshold = 64; ///< Mix: spread-roll when the local width exceeds it
+  /// GEMM/TRSM (and row pack/unpack) on the GPU, panel factorization on the CPU
+  /// with D2H/H2D staging (rocHPL's first public release, ROCm/rocHPL e8378a9).
+  bool gpu = false;
+  /// Messages from host buffers (Aurora: GPU-aware MPI off): swapped rows and the
+  /// received panel are staged through D2H/H2D copies. Requires gpu.
+  bool host_staged = false;
+  /// GPU look-ahead: fraction of the local columns in the second update section
+  /// (rocHPL's --frac, default 0.6 in src/HPL_pdinfo.cpp of ROCm/rocHPL e8378a9).
+  double gpu_split_fraction = 0.6;
+};
+
+/// Throws std::invalid_argument naming the first bad field, expected vs actual.
+void validate(const HplConfig& config);
+
+std::string to_string(HplConfig::Pfact pfact);
+std::string to_string(HplConfig::Bcast bcast);
+std::string to_string(HplConfig::Swap swap);
+
+} // namespace hplsim::traces

@@ -1,0 +1,136 @@
+#include "traces/hpl_pfact.hpp"
+
+#include <algorithm>
+
+#include "traces/grid.hpp"
+
+namespace hplsim::traces {
+
+void pivot_exchange_pattern(int myrow, int icurrow, int p, std::int64_t jb, Pattern& out) {
+  if (p <= 1) return;
+  const int d = mod_sub(myrow, icurrow, p);
+  const int ip2 = floor_pow2(p);
+  const int extra = p - ip2;
+  const auto member = [&](int distance) { return mod_add(icurrow, distance, p); };
+  const std::int64_t work = doubles(jb + 4);         // cnt_ in HPL_pdmxswp
+  const std::int64_t work_diag = doubles(2 * jb + 4); // cnt0: WORK followed by the diagonal row A0
+  const std::int64_t diag = doubles(jb);             // the diagonal row alone
+  const bool folded = extra > 0 && (d ^ ip2) < p;
+  if (folded) {
+    if (d >= ip2)
+      add_send_recv(out, member(d - ip2), work, d == ip2 ? diag : 0);
+    else
+      add_send_recv(out, member(d + ip2), d == 0 ? diag : 0, work);
+  }
+  if (d < ip2) {
+    // Level `bit`: within [0, 2 bit) the lower half already has the diagonal row
+    // and ships it along with its candidate; elsewhere only candidates travel.
+    for (int bit = 1; bit < ip2; bit <<= 1) {
+      const int partner = d ^ bit;
+      if ((d >> 1) < bit)
+        add_send_recv(out, member(partner), d < bit ? work_diag : work, d < bit ? work : work_diag);
+      else
+        add_send_recv(out, member(partner), work, work);
+    }
+  } else if (extra > 1) {
+    binomial_bcast(d - ip2, extra, diag, member(ip2), p, out);
+  }
+  if (folded) {
+    if (d >= ip2)
+      add_recv(out, member(d - ip2), work);
+    else
+      add_send(out, member(d + ip2), work);
+  }
+}
+
+std::int64_t pivot_messages_per_column(int p) {
+  std::int64_t messages = 0;
+  Pattern pattern;
+  for (int r = 0; r < p; ++r) {
+    pattern.clear();
+    pivot_exchange_pattern(r, 0, p, 1, pattern);
+    for (const PeerMsg& m : pattern)
+      messages += (m.kind == PeerMsg::Kind::Send || (m.kind == PeerMsg::Kind::SendRecv && m.send_bytes > 0)) ? 1 : 0;
+  }
+  return messages;
+}
+
+namespace {
+
+class PanelEmitter {
+public:
+  PanelEmitter(ProgramBuilder& b, const Communicator& column, int myrow, const PanelGeometry& g,
+               const HplConfig& config)
+      : b_(b), column_(column), myrow_(myrow), g_(g), config_(config) {
+    pivot_exchange_pattern(myrow, g.icurrow, g.p, g.jb, exchange_);
+  }
+
+  void run() { recurse(0, g_.jb); }
+
+private:
+  // Local rows of this process row in the global rows [begin, n).
+  std::int64_t rows_from(std::int64_t panel_col) const {
+    return local_count(g_.row_begin + panel_col, g_.n, g_.nb, myrow_, g_.p);
+  }
+
+  void cpu(Kernel kernel, std::int64_t m, std::int64_t n, std::int64_t k) {
+    b_.compute(kernel, CPU, m, n, k, PFACT);
+  }
+
+  // HPL_pdrpan{rl,ll,cr}N: panels wider than NBMIN are cut in chunks of
+  // ceil(ceil(w / NBMIN) / NDIV) * NBMIN columns.
+  void recurse(std::int64_t c0, std::int64_t w) {
+    if (w <= config_.nbmin) return base_case(c0, w);
+    const std::int64_t nbmin = config_.nbmin;
+    const std::int64_t chunk = (((w + nbmin - 1) / nbmin + config_.ndiv - 1) / config_.ndiv) * nbmin;
+    for (std::int64_t done = 0; done < w;) {
+      const std::int64_t cw = std::min(chunk, w - done);
+      const std::int64_t c = c0 + done;  // first panel column of the chunk
+      const std::int64_t rest = w - done - cw; // columns right of the chunk at this level
+      switch (config_.pfact) {
+      case HplConfig::Pfact::Right: // HPL_pdrpanrlN: factor, then update what is right of it
+        recurse(c, cw);
+        cpu(KERNEL_TRSM, cw, rest, 0);
+        cpu(KERNEL_GEMM, rows_from(c + cw), rest, cw);
+        break;
+      case HplConfig::Pfact::Left: // HPL_pdrpanllN: bring the chunk up to date, then factor
+        cpu(KERNEL_TRSM, done, cw, 0);
+        cpu(KERNEL_GEMM, rows_from(c), cw, done);
+        recurse(c, cw);
+        break;
+      case HplConfig::Pfact::Crout: // HPL_pdrpancrN: update the chunk's columns and its U rows
+        cpu(KERNEL_GEMM, rows_from(c), cw, done);
+        recurse(c, cw);
+        cpu(KERNEL_GEMM, cw, rest, done);
+        cpu(KERNEL_TRSM, cw, rest, 0);
+        break;
+      }
+      done += cw;
+    }
+  }
+
+  // HPL_pdpan{rl,ll,cr}N: per column one HPL_pdmxswp then the local work.
+  void base_case(std::int64_t c0, std::int64_t w) {
+    for (std::int64_t i = 0; i < w; ++i) {
+      emit_pattern(b_, column_, exchange_, PFACT);
+      cpu(KERNEL_PFACT_COLUMN, rows_from(c0 + i + 1), w, i);
+    }
+  }
+
+  ProgramBuilder& b_;
+  const Communicator& column_;
+  int myrow_;
+  const PanelGeometry& g_;
+  const HplConfig& config_;
+  Pattern exchange_;
+};
+
+} // namespace
+
+void emit_panel_factorization(ProgramBuilder& b, const Communicator& column, int myrow, const PanelGeometry& g,
+                              const HplConfig& config) {
+  if (g.jb <= 0) return;
+  PanelEmitter(b, column, myrow, g, config).run();
+}
+
+} // namespace hplsim::traces

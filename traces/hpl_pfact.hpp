@@ -1,0 +1,47 @@
+#pragma once
+// Panel factorization of HPL 2.3 on the process column that owns the panel:
+// the recursive structure of src/pfact/HPL_pdrpan{rl,ll,cr}N.c (split the panel
+// in NDIV parts until at most NBMIN columns remain, update the other parts with
+// a CPU DTRSM on L1 and a DGEMM on the local rows) and, in every base case, one
+// pivot search per column (src/pfact/HPL_pdmxswp.c, a max-loc exchange among
+// the P process rows of the column) followed by the column's local work
+// (src/pfact/HPL_pdpan{rl,ll,cr}N.c: swap, scale, update; priced as one
+// KERNEL_PFACT_COLUMN with m = local rows below the diagonal, n = width of the
+// base-case panel, k = column index in it). The panel lives in host memory: every
+// kernel here runs on the CPU.
+#include <cstdint>
+
+#include "traces/comm_pattern.hpp"
+#include "traces/hpl_config.hpp"
+
+namespace hplsim::traces {
+
+/// Messages of one HPL_pdmxswp call for process row `myrow` when the panel's
+/// diagonal block is on process row `icurrow` and the panel is jb wide. WORK
+/// carries 4 + jb doubles (max, its index, the pivot's global row, the pivot
+/// row); pairs that also carry the diagonal row send 4 + 2 jb doubles. Binary
+/// exchange over the largest power of two ip2 <= P; rows ip2.. first fold their
+/// candidate into row (distance - ip2) (distance ip2 gets the diagonal row, jb
+/// doubles, back), share that row in a binomial tree among themselves, and
+/// receive the winner at the end.
+void pivot_exchange_pattern(int myrow, int icurrow, int p, std::int64_t jb, Pattern& out);
+
+struct PanelGeometry {
+  std::int64_t n = 0;         ///< matrix order N (rows [row_begin, n) are active)
+  std::int64_t nb = 0;        ///< block size
+  std::int64_t row_begin = 0; ///< global row (and column) of the panel's first column, j
+  std::int64_t jb = 0;        ///< panel width
+  int p = 1;                  ///< process rows
+  int icurrow = 0;            ///< process row holding the diagonal block
+};
+
+/// Appends the factorization of the panel to the program of process row
+/// `myrow` of the owner column; `column` maps process rows to ranks.
+void emit_panel_factorization(ProgramBuilder& b, const Communicator& column, int myrow, const PanelGeometry& g,
+                              const HplConfig& config);
+
+/// Number of pivot-search messages the whole column exchanges per panel
+/// column (for tests and reports).
+std::int64_t pivot_messages_per_column(int p);
+
+} // namespace hplsim::traces
