@@ -39,9 +39,8 @@ void parse_text_message(const std::string& text, const std::string& display_name
   google::protobuf::TextFormat::Parser parser;
   parser.RecordErrorsTo(&errors);
   if (!parser.ParseFromString(text, &message))
-    throw std::invalid_argument(errors.first().empty() ? display_name + ": cannot parse " +
-                                                             message.GetTypeName()
-                                                       : errors.first());
+    throw std::invalid_argument(
+        errors.first().empty() ? display_name + ": cannot parse " + message.GetTypeName() : errors.first());
 }
 
 void read_text_message(const std::string& path, google::protobuf::Message& message) {
@@ -78,7 +77,8 @@ std::string to_text(const google::protobuf::Message& message, const std::string&
   std::string out;
   if (!header_comment.empty()) {
     std::istringstream lines(header_comment);
-    for (std::string line; std::getline(lines, line);) out += line.empty() ? "#\n" : "# " + line + "\n";
+    for (std::string line; std::getline(lines, line);)
+      out += line.empty() ? "#\n" : "# " + line + "\n";
   }
   std::string body;
   google::protobuf::TextFormat::Printer printer;

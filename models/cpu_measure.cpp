@@ -42,8 +42,8 @@ struct TimerClock {
 };
 
 const std::vector<std::string>& all_kernels() {
-  static const std::vector<std::string> names = {"cpu.gemm.fp64",  "cpu.trsm.fp64", "cpu.pfact.fp64",
-                                                 "cpu.getrf.fp64", "cpu.gemv.fp64", "cpu.trsv.fp64",
+  static const std::vector<std::string> names = {"cpu.gemm.fp64",   "cpu.trsm.fp64", "cpu.pfact.fp64",
+                                                 "cpu.getrf.fp64",  "cpu.gemv.fp64", "cpu.trsv.fp64",
                                                  "cpu.idamax.fp64", "cpu.laswp.fp64"};
   return names;
 }
@@ -52,17 +52,20 @@ std::vector<double> random_values(std::size_t count, std::uint64_t seed, double 
   std::mt19937_64 rng(seed);
   std::vector<double> v(count);
   // Uniform in [-scale, scale); exact distribution is irrelevant to timing.
-  for (double& x : v) x = scale * (static_cast<double>(rng() >> 11) * 0x1.0p-53 * 2.0 - 1.0);
+  for (double& x : v)
+    x = scale * (static_cast<double>(rng() >> 11) * 0x1.0p-53 * 2.0 - 1.0);
   return v;
 }
 
 // A timed workload: `prepare` (untimed) restores inputs, `call` runs the kernel once.
 struct Workload {
-  std::function<void()> prepare;  // may be empty: nothing to restore
+  std::function<void()> prepare; // may be empty: nothing to restore
   std::function<void()> call;
 };
 
-blasint to_blas(std::int64_t v) { return static_cast<blasint>(v); }
+blasint to_blas(std::int64_t v) {
+  return static_cast<blasint>(v);
+}
 
 volatile std::size_t g_sink = 0; // keeps idamax's result alive
 
@@ -72,7 +75,8 @@ Workload make_workload(const MeasureShape& s, std::vector<std::vector<double>>& 
   const auto sz = [](std::int64_t a, std::int64_t b) { return static_cast<std::size_t>(a * b); };
   store.clear();
   if (s.kernel == "cpu.gemm.fp64") {
-    store = {random_values(sz(m, k), 1, 1.0), random_values(sz(k, n), 2, 1.0), random_values(sz(m, n), 3, 1.0)};
+    store = {random_values(sz(m, k), 1, 1.0), random_values(sz(k, n), 2, 1.0),
+             random_values(sz(m, n), 3, 1.0)};
     return {{}, [&store, m, n, k] {
               cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, to_blas(m), to_blas(n), to_blas(k), -1.0,
                           store[0].data(), to_blas(m), store[1].data(), to_blas(k), 1.0, store[2].data(),
@@ -88,13 +92,13 @@ Workload make_workload(const MeasureShape& s, std::vector<std::vector<double>>& 
     w.prepare = [&store] { std::copy(store[1].begin(), store[1].end(), store[2].begin()); };
     if (rhs == 1)
       w.call = [&store, m] {
-        cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasUnit, to_blas(m), store[0].data(), to_blas(m),
-                    store[2].data(), 1);
+        cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasUnit, to_blas(m), store[0].data(),
+                    to_blas(m), store[2].data(), 1);
       };
     else
       w.call = [&store, m, n] {
-        cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, to_blas(m), to_blas(n), 1.0,
-                    store[0].data(), to_blas(m), store[2].data(), to_blas(m));
+        cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, to_blas(m), to_blas(n),
+                    1.0, store[0].data(), to_blas(m), store[2].data(), to_blas(m));
       };
     return w;
   }
@@ -116,8 +120,8 @@ Workload make_workload(const MeasureShape& s, std::vector<std::vector<double>>& 
     store = {random_values(sz(m, n), 7, 1.0), random_values(static_cast<std::size_t>(n), 8, 1.0),
              random_values(static_cast<std::size_t>(m), 9, 1.0)};
     return {{}, [&store, m, n] {
-              cblas_dgemv(CblasColMajor, CblasNoTrans, to_blas(m), to_blas(n), -1.0, store[0].data(), to_blas(m),
-                          store[1].data(), 1, 1.0, store[2].data(), 1);
+              cblas_dgemv(CblasColMajor, CblasNoTrans, to_blas(m), to_blas(n), -1.0, store[0].data(),
+                          to_blas(m), store[1].data(), 1, 1.0, store[2].data(), 1);
             }};
   }
   if (s.kernel == "cpu.idamax.fp64") {
@@ -130,7 +134,8 @@ Workload make_workload(const MeasureShape& s, std::vector<std::vector<double>>& 
     store = {random_values(sz(rows, n), 11, 1.0), std::vector<double>(sz(m, n))};
     std::mt19937_64 rng(12);
     ipiv.resize(static_cast<std::size_t>(m));
-    for (blasint& p : ipiv) p = static_cast<blasint>(rng() % static_cast<std::uint64_t>(rows));
+    for (blasint& p : ipiv)
+      p = static_cast<blasint>(rng() % static_cast<std::uint64_t>(rows));
     return {{}, [&store, &ipiv, m, n, rows] {
               const double* a = store[0].data();
               double* w = store[1].data();
@@ -139,7 +144,8 @@ Workload make_workload(const MeasureShape& s, std::vector<std::vector<double>>& 
                   w[i + j * m] = a[ipiv[static_cast<std::size_t>(i)] + j * rows];
             }};
   }
-  throw std::invalid_argument("measure_cpu: cannot time kernel '" + s.kernel + "' (supported: cpu.*.fp64 of " +
+  throw std::invalid_argument("measure_cpu: cannot time kernel '" + s.kernel +
+                              "' (supported: cpu.*.fp64 of " +
                               "gemm, trsm, pfact, getrf, gemv, trsv, idamax, laswp)");
 }
 
@@ -153,7 +159,8 @@ double time_once(const Workload& w, double min_sample_s, const TimerClock& clock
     long batch = 1;
     while (spent < min_sample_s || calls == 0) {
       const double t0 = clock.now();
-      for (long i = 0; i < batch; ++i) w.call();
+      for (long i = 0; i < batch; ++i)
+        w.call();
       spent += std::max(0.0, clock.now() - t0 - timer_overhead_s);
       calls += batch;
       batch *= 2;
@@ -170,10 +177,11 @@ double time_once(const Workload& w, double min_sample_s, const TimerClock& clock
   return spent / static_cast<double>(calls);
 }
 
-void add_product(std::vector<MeasureShape>& out, const std::string& kernel, const std::vector<std::int64_t>& ms,
-                 const std::vector<std::int64_t>& ns, bool k_is_n) {
+void add_product(std::vector<MeasureShape>& out, const std::string& kernel,
+                 const std::vector<std::int64_t>& ms, const std::vector<std::int64_t>& ns, bool k_is_n) {
   for (std::int64_t m : ms)
-    for (std::int64_t n : ns) out.push_back({kernel, m, n, k_is_n ? n : 0});
+    for (std::int64_t n : ns)
+      out.push_back({kernel, m, n, k_is_n ? n : 0});
 }
 
 } // namespace
@@ -185,13 +193,16 @@ std::vector<MeasureShape> cpu_measure_grid(MeasureGrid grid, const std::vector<s
       throw std::invalid_argument("cpu_measure_grid: kernel '" + k + "' is not measured here");
   const bool small = grid == MeasureGrid::Small;
   std::vector<MeasureShape> out;
-  const auto want = [&](const char* name) { return std::find(wanted.begin(), wanted.end(), name) != wanted.end(); };
+  const auto want = [&](const char* name) {
+    return std::find(wanted.begin(), wanted.end(), name) != wanted.end();
+  };
   if (want("cpu.gemm.fp64")) {
     // Square shapes, then HPL-like trailing updates m = n, k = NB.
     const std::vector<std::int64_t> squares =
         small ? std::vector<std::int64_t>{64, 96, 128, 192, 256, 384, 512, 768}
               : std::vector<std::int64_t>{64, 128, 256, 384, 512, 1024, 1536, 2048};
-    for (std::int64_t s : squares) out.push_back({"cpu.gemm.fp64", s, s, s});
+    for (std::int64_t s : squares)
+      out.push_back({"cpu.gemm.fp64", s, s, s});
     const std::vector<std::int64_t> mn = small ? std::vector<std::int64_t>{256, 512, 1024}
                                                : std::vector<std::int64_t>{256, 512, 1024, 2048, 3072};
     const std::vector<std::int64_t> nb = small ? std::vector<std::int64_t>{32, 64, 128, 256}
@@ -202,8 +213,12 @@ std::vector<MeasureShape> cpu_measure_grid(MeasureGrid grid, const std::vector<s
   }
   if (want("cpu.trsm.fp64"))
     add_product(out, "cpu.trsm.fp64",
-                small ? std::vector<std::int64_t>{32, 64, 128, 256} : std::vector<std::int64_t>{32, 64, 128, 256, 512},
-                small ? std::vector<std::int64_t>{256, 1024} : std::vector<std::int64_t>{256, 1024, 3072}, false);
+                small ? std::vector<std::int64_t>{32, 64, 128, 256}
+                      : std::vector<std::int64_t>{32, 64, 128, 256, 512},
+                // An odd count of n values makes even/odd indices alternate in n (the test's split).
+                small ? std::vector<std::int64_t>{256, 512, 1024}
+                      : std::vector<std::int64_t>{256, 1024, 3072},
+                false);
   if (want("cpu.pfact.fp64")) // leaf panels of HPL's recursive factorization: width <= NBMIN
     add_product(out, "cpu.pfact.fp64",
                 small ? std::vector<std::int64_t>{512, 2048, 8192}
@@ -228,7 +243,8 @@ std::vector<MeasureShape> cpu_measure_grid(MeasureGrid grid, const std::vector<s
   if (want("cpu.laswp.fp64"))
     add_product(out, "cpu.laswp.fp64",
                 small ? std::vector<std::int64_t>{32, 128} : std::vector<std::int64_t>{32, 128, 512},
-                small ? std::vector<std::int64_t>{256, 1024} : std::vector<std::int64_t>{256, 1024, 4096}, false);
+                small ? std::vector<std::int64_t>{256, 1024} : std::vector<std::int64_t>{256, 1024, 4096},
+                false);
   return out;
 }
 
@@ -254,7 +270,8 @@ std::vector<KernelSample> measure_cpu_shapes(const std::vector<MeasureShape>& sh
       if (w.prepare) w.prepare();
       w.call(); // warm-up: page faults, OpenBLAS buffers, caches
       std::vector<double> times;
-      for (int r = 0; r < options.repeats; ++r) times.push_back(time_once(w, options.min_sample_s, clock, timer_overhead_s));
+      for (int r = 0; r < options.repeats; ++r)
+        times.push_back(time_once(w, options.min_sample_s, clock, timer_overhead_s));
       std::nth_element(times.begin(), times.begin() + static_cast<long>(times.size() / 2), times.end());
       out.push_back({s.kernel, s.m, s.n, s.k, times[times.size() / 2], 0});
     }
@@ -269,7 +286,8 @@ std::vector<KernelSample> measure_cpu_shapes(const std::vector<MeasureShape>& sh
 void measure_cpu_kernels(std::ostream& csv_out, const MeasureOptions& options) {
   const auto samples = measure_cpu_shapes(cpu_measure_grid(options.grid, options.kernels), options);
   write_kernel_csv_header(csv_out);
-  for (const KernelSample& s : samples) write_kernel_csv_row(csv_out, s);
+  for (const KernelSample& s : samples)
+    write_kernel_csv_row(csv_out, s);
 }
 
 void measure_cpu_dgemm(std::ostream& csv_out, const MeasureOptions& options) {
@@ -279,7 +297,8 @@ void measure_cpu_dgemm(std::ostream& csv_out, const MeasureOptions& options) {
 }
 
 CpuPeak cpu_peak_fp64(int cores, const std::string& cpuinfo_path) {
-  if (cores < 1) throw std::invalid_argument("cpu_peak_fp64: cores must be >= 1, got " + std::to_string(cores));
+  if (cores < 1)
+    throw std::invalid_argument("cpu_peak_fp64: cores must be >= 1, got " + std::to_string(cores));
   std::ifstream in(cpuinfo_path);
   if (!in) throw std::runtime_error(cpuinfo_path + ": cannot open");
   std::string line;
@@ -300,13 +319,14 @@ CpuPeak cpu_peak_fp64(int cores, const std::string& cpuinfo_path) {
     if (key == "model name" && model.empty()) model = value;
     if (key == "flags" && flags.empty()) {
       std::istringstream words(value);
-      for (std::string w; words >> w;) flags.insert(w);
+      for (std::string w; words >> w;)
+        flags.insert(w);
     }
   }
   if (mhz <= 0.0) throw std::runtime_error(cpuinfo_path + ": no 'cpu MHz' line; give the peak explicitly");
   CpuPeak p;
   p.clock_hz = mhz * 1e6;
-  p.flops_per_cycle = flags.count("avx512f")                      ? 32
+  p.flops_per_cycle = flags.count("avx512f")                        ? 32
                       : (flags.count("fma") && flags.count("avx2")) ? 16
                       : flags.count("avx")                          ? 8
                                                                     : 4;

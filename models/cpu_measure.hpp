@@ -40,13 +40,13 @@
 namespace hplsim::models {
 
 enum class MeasureGrid {
-  Small, // ~1-3 s on one core: the unit test's grid (sizes 32..1024)
+  Small, // ~1-3 s on one core: the unit test's grid (sizes up to 1024, panel rows to 8192)
   Full,  // < 60 s on one core of a 2-core VM: sizes 32..3072 (pfact rows to 65536)
 };
 
 struct MeasureOptions {
-  int threads = 1;  // openblas_set_num_threads for the measurement; restored after
-  int repeats = 5;  // timings per shape; the median is written
+  int threads = 1; // openblas_set_num_threads for the measurement; restored after
+  int repeats = 5; // timings per shape; the median is written
   double min_sample_s = 2e-3;
   MeasureGrid grid = MeasureGrid::Full;
   /// Record names to measure (subset of the eight above); empty = all.
@@ -54,7 +54,7 @@ struct MeasureOptions {
 };
 
 struct MeasureShape {
-  std::string kernel;  // record name
+  std::string kernel; // record name
   std::int64_t m = 0, n = 0, k = 0;
 };
 
@@ -83,7 +83,7 @@ struct CpuPeak {
   double clock_hz = 0.0;
   int flops_per_cycle = 0;
   int cores = 0;
-  std::string description;  // how it was derived, for the record's source
+  std::string description; // how it was derived, for the record's source
 };
 CpuPeak cpu_peak_fp64(int cores, const std::string& cpuinfo_path = "/proc/cpuinfo");
 

@@ -10,9 +10,13 @@ namespace hplsim::models {
 
 namespace {
 
-double harmonic2(double a, double b) { return 2.0 / (1.0 / a + 1.0 / b); }
+double harmonic2(double a, double b) {
+  return 2.0 / (1.0 / a + 1.0 / b);
+}
 
-double harmonic3(double a, double b, double c) { return 3.0 / (1.0 / a + 1.0 / b + 1.0 / c); }
+double harmonic3(double a, double b, double c) {
+  return 3.0 / (1.0 / a + 1.0 / b + 1.0 / c);
+}
 
 [[noreturn]] void bad_record(const std::string& name, const std::string& why) {
   throw std::invalid_argument("kernel record name '" + name +
@@ -33,7 +37,8 @@ double element_bytes(traces::Precision precision) {
   case traces::FP16:
     return 2.0;
   }
-  throw std::invalid_argument("element_bytes: unknown precision " + std::to_string(static_cast<int>(precision)));
+  throw std::invalid_argument("element_bytes: unknown precision " +
+                              std::to_string(static_cast<int>(precision)));
 }
 
 bool is_memory_bound(traces::Kernel kernel) {
@@ -111,6 +116,12 @@ void check_shape(const KernelShape& shape) {
   check("m", shape.m);
   check("n", shape.n);
   check("k", shape.k);
+  // A panel column's index lies inside the panel (the work formula, and the
+  // monotonicity in n, hold only there).
+  if (shape.kernel == traces::KERNEL_PFACT_COLUMN && shape.n > 0 && shape.k >= shape.n)
+    throw std::invalid_argument("kernel shape of '" + kernel_record_name(shape) +
+                                "': column index k = " + std::to_string(shape.k) +
+                                " must be < the panel width n = " + std::to_string(shape.n));
 }
 
 bool is_empty_call(const KernelShape& s) {

@@ -23,7 +23,8 @@ bool is_memory_bound(traces::Kernel kernel);
 KernelShape shape_from_record_name(const std::string& record_name, std::int64_t m, std::int64_t n,
                                    std::int64_t k);
 
-/// Throws std::invalid_argument naming the dimension if m, n or k is negative.
+/// Throws std::invalid_argument naming the dimension if m, n or k is negative,
+/// or, for pfact, if the column index k is not < the panel width n (n > 0).
 void check_shape(const KernelShape& shape);
 
 /// True when a dimension the kernel uses is 0 (gemm: m, n or k; trsm, pfact,
@@ -48,7 +49,7 @@ double kernel_bytes(const KernelShape& shape);
 struct CostTerms {
   double calls = 0.0;
   double work_flops = 0.0;
-  double work_over_size = 0.0;  // work_flops / s
+  double work_over_size = 0.0; // work_flops / s
   double bytes = 0.0;
 };
 CostTerms kernel_cost_terms(const KernelShape& shape);

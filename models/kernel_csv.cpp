@@ -109,7 +109,9 @@ std::vector<KernelSample> read_kernel_csv(const std::string& path) {
   return read_kernel_csv(in, path);
 }
 
-void write_kernel_csv_header(std::ostream& out) { out << kKernelCsvHeader << '\n'; }
+void write_kernel_csv_header(std::ostream& out) {
+  out << kKernelCsvHeader << '\n';
+}
 
 void write_kernel_csv_row(std::ostream& out, const KernelSample& s) {
   char buf[64];

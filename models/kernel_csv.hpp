@@ -17,12 +17,12 @@
 namespace hplsim::models {
 
 struct KernelSample {
-  std::string kernel;  // record name, e.g. "cpu.gemm.fp64"
+  std::string kernel; // record name, e.g. "cpu.gemm.fp64"
   std::int64_t m = 0;
   std::int64_t n = 0;
   std::int64_t k = 0;
   double seconds = 0.0;
-  int line = 0;  // 1-based line in the file it was read from (0 if not from a file)
+  int line = 0; // 1-based line in the file it was read from (0 if not from a file)
 };
 
 /// The header line read_kernel_csv expects and write_kernel_csv_header writes.

@@ -39,9 +39,9 @@ double sample_size(const std::string& record, const Sample& s) {
 }
 
 struct Solution {
-  Eigen::VectorXd coef;  // full-length, zeros where a column was dropped
+  Eigen::VectorXd coef; // full-length, zeros where a column was dropped
   double residual = std::numeric_limits<double>::infinity();
-  bool at_lower_bound = false;  // the required column sits at its lower bound
+  bool at_lower_bound = false; // the required column sits at its lower bound
 };
 
 // Least squares of rhs over columns of `a` (all scaled to unit norm inside),
@@ -63,7 +63,8 @@ bool solve_subset(const Eigen::MatrixXd& a, const Eigen::VectorXd& rhs, const st
   const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(sub);
   if (qr.rank() < sub.cols()) return false;
   const Eigen::VectorXd x = qr.solve(rhs).cwiseQuotient(scale);
-  for (Eigen::Index j = 0; j < x.size(); ++j) full(used[static_cast<std::size_t>(j)]) = x(j);
+  for (Eigen::Index j = 0; j < x.size(); ++j)
+    full(used[static_cast<std::size_t>(j)]) = x(j);
   return true;
 }
 
@@ -195,7 +196,8 @@ FitResult fit_kernel(const std::vector<Sample>& samples, const std::string& reco
 CalibrationFit fit_kernel_samples(const std::vector<KernelSample>& samples, const PeakTable& peaks,
                                   const std::string& source) {
   std::map<std::string, std::vector<Sample>> by_record;
-  for (const KernelSample& ks : samples) by_record[ks.kernel].push_back({ks.m, ks.n, ks.k, ks.seconds});
+  for (const KernelSample& ks : samples)
+    by_record[ks.kernel].push_back({ks.m, ks.n, ks.k, ks.seconds});
   CalibrationFit out;
   double sum_sq = 0.0;
   std::size_t count = 0;
@@ -207,8 +209,8 @@ CalibrationFit fit_kernel_samples(const std::vector<KernelSample>& samples, cons
       auto it = peaks.find(name);
       if (it == peaks.end()) it = peaks.find(coarse);
       if (it == peaks.end())
-        throw std::invalid_argument("fit of '" + name + "': no peak_flops_per_s given (key '" + name + "' or '" +
-                                    coarse + "')");
+        throw std::invalid_argument("fit of '" + name + "': no peak_flops_per_s given (key '" + name +
+                                    "' or '" + coarse + "')");
       peak = it->second;
     }
     FitResult fit = fit_kernel(group, name, peak);
@@ -216,14 +218,16 @@ CalibrationFit fit_kernel_samples(const std::vector<KernelSample>& samples, cons
                           " samples of " + source + "; rms relative residual " +
                           format_g(fit.rms_relative_residual) +
                           (fit.efficiency_at_bound ? "; max_efficiency held at its bound 1" : ""));
-    for (double r : fit.relative_residuals) sum_sq += r * r;
+    for (double r : fit.relative_residuals)
+      sum_sq += r * r;
     count += group.size();
     *out.calibration.add_kernels() = fit.params;
     out.fits.emplace_back(name, std::move(fit));
   }
   out.calibration.set_method("per-record non-negative linear least squares on relative residuals "
                              "(Eigen ColPivHouseholderQR), models/kernel_fit.hpp");
-  out.calibration.set_rms_relative_residual(count == 0 ? 0.0 : std::sqrt(sum_sq / static_cast<double>(count)));
+  out.calibration.set_rms_relative_residual(count == 0 ? 0.0
+                                                       : std::sqrt(sum_sq / static_cast<double>(count)));
   return out;
 }
 

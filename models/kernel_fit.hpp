@@ -19,7 +19,7 @@
 // where a sample is a whole m x n panel (k must be 0) factored column by
 // column: its model time is the sum over columns j = 0..min(m,n)-1 of the
 // per-column model with rows m - j, width n, column index j — what timing one
-// LAPACK dgetrf of an m x n panel measures.
+// unblocked LAPACK dgetf2 of an m x n panel measures (cpu_measure.hpp).
 #include <cstdint>
 #include <map>
 #include <string>
@@ -40,7 +40,7 @@ struct Sample {
 };
 
 struct FitResult {
-  KernelParams params;  // name, peak (compute-bound), fitted coefficients, fitted size range, source
+  KernelParams params; // name, peak (compute-bound), fitted coefficients, fitted size range, source
   /// (model - measured) / measured per sample, in input order.
   std::vector<double> relative_residuals;
   double rms_relative_residual = 0.0;
@@ -65,8 +65,8 @@ double sample_model_seconds(const KernelModels& models, const std::string& recor
 using PeakTable = std::map<std::string, double>;
 
 struct CalibrationFit {
-  KernelCalibration calibration;  // records sorted by name; date left empty for the caller
-  std::vector<std::pair<std::string, FitResult>> fits;  // same order
+  KernelCalibration calibration; // records sorted by name; date left empty for the caller
+  std::vector<std::pair<std::string, FitResult>> fits; // same order
 };
 
 /// Fits every record present in `samples`. `source` names where the samples

@@ -36,7 +36,8 @@ void KernelModels::validate(const KernelParams& r, const std::string& where) {
   if (!(std::isfinite(o) && o >= 0.0)) bad_field(at, "launch_overhead_s", ">= 0 and finite", o);
   if (is_memory_bound(shape.kernel)) {
     if (!r.has_memory_bandwidth_bytes_per_s())
-      throw std::invalid_argument(at + ": memory_bandwidth_bytes_per_s is required for a memory-bound kernel");
+      throw std::invalid_argument(at +
+                                  ": memory_bandwidth_bytes_per_s is required for a memory-bound kernel");
     const double b = r.memory_bandwidth_bytes_per_s();
     if (!(std::isfinite(b) && b > 0.0)) bad_field(at, "memory_bandwidth_bytes_per_s", "> 0 and finite", b);
     return;
@@ -63,7 +64,9 @@ KernelModels::KernelModels(const KernelCalibration& calibration) {
   }
 }
 
-bool KernelModels::has(const std::string& record_name) const { return records_.count(record_name) != 0; }
+bool KernelModels::has(const std::string& record_name) const {
+  return records_.count(record_name) != 0;
+}
 
 const KernelParams& KernelModels::params(const std::string& record_name) const {
   const auto it = records_.find(record_name);
@@ -76,7 +79,8 @@ const KernelParams& KernelModels::params(const std::string& record_name) const {
 std::vector<std::string> KernelModels::record_names() const {
   std::vector<std::string> names;
   names.reserve(records_.size());
-  for (const auto& [name, record] : records_) names.push_back(name);
+  for (const auto& [name, record] : records_)
+    names.push_back(name);
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -86,7 +90,8 @@ double KernelModels::seconds(const KernelShape& shape) const {
   const KernelParams& r = params(kernel_record_name(shape));
   const CostTerms t = kernel_cost_terms(shape);
   if (t.calls == 0.0) return 0.0; // empty call: free, no launch overhead
-  if (is_memory_bound(shape.kernel)) return r.launch_overhead_s() + t.bytes / r.memory_bandwidth_bytes_per_s();
+  if (is_memory_bound(shape.kernel))
+    return r.launch_overhead_s() + t.bytes / r.memory_bandwidth_bytes_per_s();
   return r.launch_overhead_s() + (t.work_flops + r.half_efficiency_size() * t.work_over_size) /
                                      (r.peak_flops_per_s() * r.max_efficiency());
 }

@@ -100,7 +100,8 @@ ProtocolFit fit_protocol(const OsuTable& latency, const OsuTable* bandwidth, dou
   if (bandwidth != nullptr && bandwidth->kind != OsuKind::Bandwidth)
     throw std::invalid_argument("fit_protocol: the bandwidth table is not an osu_bw output");
   if (!(path_latency_s > 0.0 && std::isfinite(path_latency_s)))
-    throw std::invalid_argument("fit_protocol: path_latency_s must be > 0, got " + std::to_string(path_latency_s));
+    throw std::invalid_argument("fit_protocol: path_latency_s must be > 0, got " +
+                                std::to_string(path_latency_s));
   if (!(path_bandwidth_bytes_per_s > 0.0 && std::isfinite(path_bandwidth_bytes_per_s)))
     throw std::invalid_argument("fit_protocol: path_bandwidth_bytes_per_s must be > 0, got " +
                                 std::to_string(path_bandwidth_bytes_per_s));
@@ -126,14 +127,16 @@ ProtocolFit fit_protocol(const OsuTable& latency, const OsuTable* bandwidth, dou
         break;
       }
   if (bw0 != nullptr)
-    overhead = std::max(0.0, (w * bw0->bytes / bw0->value - interpolate(lat, bw0->bytes) - interpolate(lat, 4.0)) /
-                                 (w - 1.0 > 0.0 ? w - 1.0 : 1.0));
+    overhead =
+        std::max(0.0, (w * bw0->bytes / bw0->value - interpolate(lat, bw0->bytes) - interpolate(lat, 4.0)) /
+                          (w - 1.0 > 0.0 ? w - 1.0 : 1.0));
 
   // Step 3: segments.
   std::set<std::int64_t> starts = {0};
   if (threshold) starts.insert(*threshold);
   for (std::int64_t b : options.breakpoints_bytes) {
-    if (b < 0) throw std::invalid_argument("fit_protocol: breakpoints_bytes must be >= 0, got " + std::to_string(b));
+    if (b < 0)
+      throw std::invalid_argument("fit_protocol: breakpoints_bytes must be >= 0, got " + std::to_string(b));
     starts.insert(b);
   }
   struct Seg {
@@ -219,15 +222,17 @@ ProtocolFit fit_protocol(const OsuTable& latency, const OsuTable* bandwidth, dou
     seg->set_latency_factor((s.line.alpha - alpha_min) / path_latency_s);
     seg->set_bandwidth_factor(1.0 / (s.line.beta * path_bandwidth_bytes_per_s));
   }
-  out.set_source("fit_protocol (models/network_fit.hpp) to " + std::to_string(lat.size()) + " osu_latency sizes" +
-                 (bandwidth ? " and " + std::to_string(bandwidth->points.size()) + " osu_bw sizes" : std::string()) +
-                 (latency.title.empty() ? std::string() : " (" + latency.title + ")"));
+  out.set_source(
+      "fit_protocol (models/network_fit.hpp) to " + std::to_string(lat.size()) + " osu_latency sizes" +
+      (bandwidth ? " and " + std::to_string(bandwidth->points.size()) + " osu_bw sizes" : std::string()) +
+      (latency.title.empty() ? std::string() : " (" + latency.title + ")"));
 
   double sum_sq = 0.0;
   std::size_t count = 0;
   for (const OsuPoint& p : lat) {
     const double r =
-        (osu_latency_prediction_s(out, path_latency_s, path_bandwidth_bytes_per_s, p.bytes) - p.value) / p.value;
+        (osu_latency_prediction_s(out, path_latency_s, path_bandwidth_bytes_per_s, p.bytes) - p.value) /
+        p.value;
     fit.latency_relative_residuals.push_back(r);
     sum_sq += r * r;
     ++count;
@@ -235,8 +240,8 @@ ProtocolFit fit_protocol(const OsuTable& latency, const OsuTable* bandwidth, dou
   if (bandwidth != nullptr)
     for (const OsuPoint& p : bandwidth->points) {
       if (!(p.bytes > 0.0)) continue;
-      const double r = (osu_bw_prediction_bytes_per_s(out, path_latency_s, path_bandwidth_bytes_per_s, p.bytes,
-                                                      options.window) -
+      const double r = (osu_bw_prediction_bytes_per_s(out, path_latency_s, path_bandwidth_bytes_per_s,
+                                                      p.bytes, options.window) -
                         p.value) /
                        p.value;
       fit.bandwidth_relative_residuals.push_back(r);

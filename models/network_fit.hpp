@@ -32,20 +32,20 @@
 namespace hplsim::models {
 
 struct ProtocolFitOptions {
-  std::optional<std::int64_t> eager_threshold_bytes;  // given: no detection
-  std::vector<std::int64_t> breakpoints_bytes;        // extra segment starts (e.g. 64 B PIO->DMA)
-  int window = 64;                                    // osu_bw window size (OMB default)
-  double min_jump_s = 0.3e-6;                         // detection floor, absolute
-  double min_jump_fraction = 0.15;                    // detection floor, relative to the latency
-  std::int64_t overhead_max_bytes = 64;               // largest osu_bw size used for the overhead
+  std::optional<std::int64_t> eager_threshold_bytes; // given: no detection
+  std::vector<std::int64_t> breakpoints_bytes;       // extra segment starts (e.g. 64 B PIO->DMA)
+  int window = 64;                                   // osu_bw window size (OMB default)
+  double min_jump_s = 0.3e-6;                        // detection floor, absolute
+  double min_jump_fraction = 0.15;                   // detection floor, relative to the latency
+  std::int64_t overhead_max_bytes = 64;              // largest osu_bw size used for the overhead
 };
 
 struct ProtocolFit {
-  ProtocolParams params;  // with reference_path_* set to the L and B given
+  ProtocolParams params; // with reference_path_* set to the L and B given
   bool threshold_detected = false;
-  std::vector<double> latency_relative_residuals;    // (model - measured)/measured per latency point
-  std::vector<double> bandwidth_relative_residuals;  // same per osu_bw point (empty without osu_bw)
-  double rms_relative_residual = 0.0;                // over both
+  std::vector<double> latency_relative_residuals;   // (model - measured)/measured per latency point
+  std::vector<double> bandwidth_relative_residuals; // same per osu_bw point (empty without osu_bw)
+  double rms_relative_residual = 0.0;               // over both
 };
 
 /// Step 1 alone; nullopt when no jump exceeds the floors.

@@ -29,7 +29,7 @@ std::string trim(const std::string& s) {
 OsuTable parse_osu_output(std::istream& in, const std::string& display_name) {
   OsuTable table;
   bool header_seen = false;
-  double scale = 0.0;  // value unit -> SI
+  double scale = 0.0; // value unit -> SI
   std::string raw;
   int line_no = 0;
   while (std::getline(in, raw)) {
@@ -55,7 +55,8 @@ OsuTable parse_osu_output(std::istream& in, const std::string& display_name) {
       continue;
     }
     if (!header_seen)
-      fail(display_name, line_no, "data before the '# Size  Latency (us)' / '# Size  Bandwidth (MB/s)' header");
+      fail(display_name, line_no,
+           "data before the '# Size  Latency (us)' / '# Size  Bandwidth (MB/s)' header");
     std::istringstream fields(line);
     std::string size_text, value_text;
     fields >> size_text >> value_text;
@@ -71,8 +72,9 @@ OsuTable parse_osu_output(std::istream& in, const std::string& display_name) {
       fail(display_name, line_no, "value must be > 0, got " + value_text);
     const double bytes = static_cast<double>(size);
     if (!table.points.empty() && !(bytes > table.points.back().bytes))
-      fail(display_name, line_no, "sizes must increase, got " + size_text + " after " +
-                                      std::to_string(static_cast<long long>(table.points.back().bytes)));
+      fail(display_name, line_no,
+           "sizes must increase, got " + size_text + " after " +
+               std::to_string(static_cast<long long>(table.points.back().bytes)));
     table.points.push_back({bytes, value * scale});
   }
   if (!header_seen)

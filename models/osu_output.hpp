@@ -20,13 +20,13 @@ enum class OsuKind {
 
 struct OsuPoint {
   double bytes = 0.0;
-  double value = 0.0;  // seconds (Latency) or bytes per second (Bandwidth)
+  double value = 0.0; // seconds (Latency) or bytes per second (Bandwidth)
 };
 
 struct OsuTable {
   OsuKind kind = OsuKind::Latency;
-  std::string title;  // the first '#' line, e.g. "OSU MPI Latency Test v5.6.2"
-  std::vector<OsuPoint> points;  // increasing sizes
+  std::string title;            // the first '#' line, e.g. "OSU MPI Latency Test v5.6.2"
+  std::vector<OsuPoint> points; // increasing sizes
 };
 
 /// Throws std::invalid_argument "name:line: ..." when the "# Size ..." header

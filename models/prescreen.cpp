@@ -11,7 +11,8 @@ namespace hplsim::models {
 
 double node_speed(const Variability& variability, int node) {
   double speed = variability.node_factor(node);
-  for (int g = 0; g < variability.gpus_per_node(); ++g) speed = std::min(speed, variability.gpu_factor(node, g));
+  for (int g = 0; g < variability.gpus_per_node(); ++g)
+    speed = std::min(speed, variability.gpu_factor(node, g));
   return speed;
 }
 
@@ -20,11 +21,13 @@ std::vector<int> prescreen(const Variability& variability, int nodes, double dro
     throw std::invalid_argument("prescreen: nodes must be in [0, " + std::to_string(variability.nodes()) +
                                 "], got " + std::to_string(nodes));
   if (!(drop_fraction >= 0.0 && drop_fraction <= 1.0))
-    throw std::invalid_argument("prescreen: drop_fraction must be in [0, 1], got " + std::to_string(drop_fraction));
+    throw std::invalid_argument("prescreen: drop_fraction must be in [0, 1], got " +
+                                std::to_string(drop_fraction));
   std::vector<int> ids(static_cast<std::size_t>(nodes));
   std::iota(ids.begin(), ids.end(), 0);
   std::vector<double> speed(ids.size());
-  for (int id : ids) speed[static_cast<std::size_t>(id)] = node_speed(variability, id);
+  for (int id : ids)
+    speed[static_cast<std::size_t>(id)] = node_speed(variability, id);
   std::sort(ids.begin(), ids.end(), [&](int a, int b) {
     const double sa = speed[static_cast<std::size_t>(a)], sb = speed[static_cast<std::size_t>(b)];
     return sa != sb ? sa < sb : a < b;

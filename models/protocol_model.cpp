@@ -25,7 +25,8 @@ void require_positive(const std::string& field, double v) {
 
 void check_bytes(double bytes) {
   if (!(std::isfinite(bytes) && bytes >= 0.0))
-    throw std::invalid_argument("protocol model: message size must be >= 0 bytes, got " + std::to_string(bytes));
+    throw std::invalid_argument("protocol model: message size must be >= 0 bytes, got " +
+                                std::to_string(bytes));
 }
 
 } // namespace

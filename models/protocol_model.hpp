@@ -31,7 +31,7 @@ public:
 
 private:
   ProtocolParams params_;
-  std::vector<double> min_bytes_;  // segment starts, increasing
+  std::vector<double> min_bytes_; // segment starts, increasing
   std::vector<double> latency_factors_;
   std::vector<double> bandwidth_factors_;
 };

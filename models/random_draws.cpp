@@ -14,7 +14,9 @@ std::uint64_t splitmix64(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-double uniform_open0(std::mt19937_64& rng) { return (static_cast<double>(rng() >> 11) + 1.0) * 0x1.0p-53; }
+double uniform_open0(std::mt19937_64& rng) {
+  return (static_cast<double>(rng() >> 11) + 1.0) * 0x1.0p-53;
+}
 
 double standard_normal(std::mt19937_64& rng) {
   const double u1 = uniform_open0(rng);
@@ -32,7 +34,8 @@ std::uint64_t uniform_index(std::mt19937_64& rng, std::uint64_t n) {
   if (n == 0) throw std::invalid_argument("uniform_index: n must be >= 1");
   const std::uint64_t limit = UINT64_MAX - UINT64_MAX % n; // draws >= limit would bias low values
   std::uint64_t x = rng();
-  while (x >= limit) x = rng();
+  while (x >= limit)
+    x = rng();
   return x % n;
 }
 

@@ -24,7 +24,8 @@ constexpr std::uint64_t kDegradedStream = 0x64656772ULL; // "degr"
 
 void require_cv(const char* field, double v) {
   if (!(std::isfinite(v) && v >= 0.0))
-    throw std::invalid_argument(std::string("variability.") + field + " must be >= 0, got " + std::to_string(v));
+    throw std::invalid_argument(std::string("variability.") + field + " must be >= 0, got " +
+                                std::to_string(v));
 }
 
 std::vector<double> read_rates_file(const std::string& path, const std::string& display, int nodes) {
@@ -63,13 +64,15 @@ Variability::Variability(const VariabilityParams& params, int nodes, int gpus_pe
     : params_(params), gpus_per_node_(gpus_per_node) {
   if (nodes < 0) throw std::invalid_argument("variability: nodes must be >= 0, got " + std::to_string(nodes));
   if (gpus_per_node < 0)
-    throw std::invalid_argument("variability: gpus_per_node must be >= 0, got " + std::to_string(gpus_per_node));
+    throw std::invalid_argument("variability: gpus_per_node must be >= 0, got " +
+                                std::to_string(gpus_per_node));
   require_cv("node_rate_cv", params.node_rate_cv());
   require_cv("gpu_rate_cv", params.gpu_rate_cv());
   require_cv("kernel_jitter_cv", params.kernel_jitter_cv());
   const double fraction = params.degraded_fraction();
   if (!(fraction >= 0.0 && fraction <= 1.0))
-    throw std::invalid_argument("variability.degraded_fraction must be in [0, 1], got " + std::to_string(fraction));
+    throw std::invalid_argument("variability.degraded_fraction must be in [0, 1], got " +
+                                std::to_string(fraction));
   if (fraction > 0.0 && !params.has_degraded_rate_factor())
     throw std::invalid_argument("variability.degraded_rate_factor is required when degraded_fraction > 0");
   if (params.has_degraded_rate_factor() &&
@@ -89,7 +92,8 @@ Variability::Variability(const VariabilityParams& params, int nodes, int gpus_pe
   } else {
     std::mt19937_64 rng(splitmix64(seed ^ kNodeStream));
     node_factors_.resize(n);
-    for (double& f : node_factors_) f = lognormal_mean1(rng, params.node_rate_cv());
+    for (double& f : node_factors_)
+      f = lognormal_mean1(rng, params.node_rate_cv());
     const auto count = static_cast<std::size_t>(std::llround(fraction * static_cast<double>(nodes)));
     if (count > 0) {
       std::mt19937_64 pick(splitmix64(seed ^ kDegradedStream));
@@ -135,6 +139,8 @@ double Variability::kernel_jitter(std::mt19937_64& rng) const {
   return lognormal_mean1(rng, params_.kernel_jitter_cv());
 }
 
-bool Variability::has_jitter() const { return params_.kernel_jitter_cv() > 0.0; }
+bool Variability::has_jitter() const {
+  return params_.kernel_jitter_cv() > 0.0;
+}
 
 } // namespace hplsim::models

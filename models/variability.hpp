@@ -31,7 +31,8 @@ public:
   double node_factor(int node) const;
   /// Rate factor of one GPU (includes its node's factor).
   double gpu_factor(int node, int gpu) const;
-  /// Per-kernel multiplicative time noise (>= some floor), mean 1.
+  /// Per-kernel multiplicative time noise: lognormal, mean 1, always > 0 (no
+  /// floor needed). Returns 1 without drawing from `rng` when kernel_jitter_cv = 0.
   double kernel_jitter(std::mt19937_64& rng) const;
   bool has_jitter() const;
   int nodes() const { return static_cast<int>(node_factors_.size()); }

@@ -42,11 +42,17 @@ sg4::Link* MachineZone::make_link(const std::string& name, double bandwidth_byte
 void MachineZone::create_links(int ranks) {
   const auto& links = spec_.topology->links();
   topo_links_.reserve(2 * links.size());
+  // SimGrid sums the latencies of a route's links, so each switch traversal is
+  // charged to the link that enters the switch: fabric links in both
+  // directions and NIC links in the node->switch direction. A route with h
+  // switch-to-switch hops crosses h + 1 switches and gets h + 1 switch latencies.
+  const double sw = spec_.topology->switch_latency_s();
   for (std::size_t i = 0; i < links.size(); ++i) {
     const auto& l = links[i];
     const std::string base = std::string(topo::to_string(l.kind)) + std::to_string(i);
-    topo_links_.push_back(make_link(base + ".f", l.bandwidth_bytes_per_s, l.latency_s));
-    topo_links_.push_back(make_link(base + ".b", l.bandwidth_bytes_per_s, l.latency_s));
+    const bool nic = l.kind == topo::LinkKind::Nic;  // a = switch, b = node
+    topo_links_.push_back(make_link(base + ".f", l.bandwidth_bytes_per_s, l.latency_s + (nic ? 0.0 : sw)));
+    topo_links_.push_back(make_link(base + ".b", l.bandwidth_bytes_per_s, l.latency_s + sw));
   }
   const int nodes = static_cast<int>(spec_.node_map.size());
   for (int n = 0; n < nodes; ++n) {
@@ -133,13 +139,11 @@ void MachineZone::get_local_route(const kr::NetPoint* src, const kr::NetPoint* d
                                   double* latency) {
   thread_local std::vector<sg4::Link*> links;
   links.clear();
-  switches_crossed_ = 0;
   route(endpoints_.at(src->id()), endpoints_.at(dst->id()), links);
   for (auto* link : links) {
     into->link_list_.push_back(link->get_impl());
     if (latency) *latency += link->get_latency();
   }
-  if (latency) *latency += switches_crossed_ * spec_.topology->switch_latency_s();
 }
 
 } // namespace hplsim::sim

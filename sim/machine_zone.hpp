@@ -47,7 +47,6 @@ private:
   std::vector<sg4::Link*> shm_;                 // per node
   std::size_t all_links_ = 0;
   mutable std::vector<topo::Hop> hops_; // scratch
-  mutable int switches_crossed_ = 0;    // by the route being built
 };
 
 } // namespace hplsim::sim

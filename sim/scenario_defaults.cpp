@@ -101,18 +101,32 @@ PlacementConfig resolve_placement(const Placement& p) {
   return out;
 }
 
-// The C++ enums above list their values in the .proto's order and numbering;
-// these checks make a reordering of either a compile error.
-static_assert(static_cast<int>(NicMapping::RankLocal) == Placement::RANK_LOCAL);
-static_assert(static_cast<int>(Affinity::Misplaced) == Placement::MISPLACED);
-static_assert(static_cast<int>(Benchmark::HplMxp) == Workload::HPL_MXP);
-static_assert(static_cast<int>(PfactAlgo::Crout) == Hpl::CROUT);
-static_assert(static_cast<int>(BcastAlgo::BlongM) == Hpl::BLONG_M);
-static_assert(static_cast<int>(BcastAlgo::TwoRing) == Hpl::TWO_RING);
-static_assert(static_cast<int>(SwapAlgo::Mix) == Hpl::MIX);
-static_assert(static_cast<int>(Refinement::Gmres) == Mxp::GMRES);
-static_assert(static_cast<int>(Mode::Fast) == Options::FAST);
-static_assert(static_cast<int>(Mode::Analytic) == Options::ANALYTIC);
+// The C++ enums list their values in the .proto's order and numbering, so
+// resolve() converts with static_cast; these make any drift a compile error.
+template <class E, class P> constexpr bool same(E e, P p) {
+  return static_cast<int>(e) == static_cast<int>(p);
+}
+static_assert(same(NicMapping::PhaseSpecific, Placement::PHASE_SPECIFIC) &&
+              same(NicMapping::Hashed, Placement::HASHED) &&
+              same(NicMapping::RankLocal, Placement::RANK_LOCAL) && Placement::NicMapping_ARRAYSIZE == 3);
+static_assert(same(Affinity::Aligned, Placement::ALIGNED) &&
+              same(Affinity::Misplaced, Placement::MISPLACED) && Placement::Affinity_ARRAYSIZE == 2);
+static_assert(same(Benchmark::Hpl, Workload::HPL) && same(Benchmark::HplMxp, Workload::HPL_MXP) &&
+              Workload::Benchmark_ARRAYSIZE == 2);
+static_assert(same(PfactAlgo::Right, Hpl::RIGHT) && same(PfactAlgo::Left, Hpl::LEFT) &&
+              same(PfactAlgo::Crout, Hpl::CROUT) && Hpl::PfactAlgo_ARRAYSIZE == 3);
+static_assert(same(BcastAlgo::OneRing, Hpl::ONE_RING) && same(BcastAlgo::OneRingM, Hpl::ONE_RING_M) &&
+              same(BcastAlgo::TwoRing, Hpl::TWO_RING) && same(BcastAlgo::TwoRingM, Hpl::TWO_RING_M) &&
+              same(BcastAlgo::Blong, Hpl::BLONG) && same(BcastAlgo::BlongM, Hpl::BLONG_M) &&
+              Hpl::BcastAlgo_ARRAYSIZE == 6);
+static_assert(same(SwapAlgo::BinaryExchange, Hpl::BINARY_EXCHANGE) &&
+              same(SwapAlgo::SpreadRoll, Hpl::SPREAD_ROLL) && same(SwapAlgo::Mix, Hpl::MIX) &&
+              Hpl::SwapAlgo_ARRAYSIZE == 3);
+static_assert(same(Refinement::Classical, Mxp::CLASSICAL) && same(Refinement::Gmres, Mxp::GMRES) &&
+              Mxp::Refinement_ARRAYSIZE == 2);
+static_assert(same(Mode::Auto, Options::AUTO) && same(Mode::Reference, Options::REFERENCE) &&
+              same(Mode::Analytic, Options::ANALYTIC) && same(Mode::Fast, Options::FAST) &&
+              Options::Mode_ARRAYSIZE == 4);
 
 WorkloadConfig resolve_workload(const Workload& w) {
   WorkloadConfig out;

@@ -23,9 +23,9 @@ namespace pb = google::protobuf;
 
 namespace {
 
-using N = std::int64_t;
+using Int = std::int64_t; // wide enough for products of int32 fields
 
-std::string str(N v) {
+std::string str(Int v) {
   return format_number(v);
 }
 
@@ -63,16 +63,16 @@ void check_topology(const Checker& c, const Topology& t, const MessageCheck& nod
   const MessageCheck topo(c, t, "machine.topology");
   if (!t.has_dragonfly() && !t.has_fat_tree())
     c.fail("machine.topology", "machine.topology: one of dragonfly, fat_tree is required");
-  const N nics = node.integer("sockets") * node.integer("nics_per_socket");
+  const Int nics = node.integer("sockets") * node.integer("nics_per_socket");
   const std::string nic_text = "(sockets*nics_per_socket) = (" + str(node.integer("sockets")) + "*" +
                                str(node.integer("nics_per_socket")) + ")";
-  N capacity = 0;
+  Int capacity = 0;
   std::string capacity_text;
   std::string kind_path;
   if (t.has_dragonfly()) {
     const MessageCheck d(c, t.dragonfly(), "machine.topology.dragonfly");
     check_dragonfly(d);
-    const N ports =
+    const Int ports =
         d.integer("groups") * d.integer("switches_per_group") * d.integer("endpoint_ports_per_switch");
     capacity = ports / nics;
     kind_path = d.path();
@@ -227,7 +227,8 @@ void check_variability(const Checker& c, const models::VariabilityParams& var, c
              v.path("node_rates_file") + " excludes node_rate_cv and degraded_fraction (the measured factors "
                                          "already contain both)",
              {v.path("node_rates_file"), v.path("node_rate_cv"), v.path("degraded_fraction")});
-    const std::filesystem::path file = std::filesystem::path(base_dir) / var.node_rates_file();
+    const std::filesystem::path file =
+        (std::filesystem::path(base_dir) / var.node_rates_file()).lexically_normal();
     if (!std::ifstream(file))
       v.fail("node_rates_file", v.path("node_rates_file") + ": cannot open \"" + file.string() + "\"");
   }
@@ -259,8 +260,8 @@ void check_workload(const Checker& c, const Workload& wl) {
            {"workload.n", "workload.nb"});
   if (wl.has_depth() && wl.depth() != 0 && wl.depth() != 1)
     w.fail("depth", "workload.depth must be 0 or 1, got " + str(wl.depth()), {"workload.depth"});
-  const N pq = N{wl.p()} * wl.q();
-  const N ranks = N{wl.nodes()} * wl.ranks_per_node();
+  const Int pq = Int{wl.p()} * wl.q();
+  const Int ranks = Int{wl.nodes()} * wl.ranks_per_node();
   if (pq != ranks)
     c.fail("workload",
            "workload: p*q = " + str(pq) + " must equal nodes*ranks_per_node = " + str(ranks) +
@@ -295,10 +296,10 @@ void check_fit(const Checker& c, const ResolvedScenario& r, const Scenario& s) {
                " exceeds the node's cores: sockets*cores_per_socket = " + str(node.sockets) + "*" +
                str(node.cores_per_socket) + " = " + str(node.cores_per_node()),
            {"workload.ranks_per_node", "machine.node.sockets", "machine.node.cores_per_socket"});
-  if (node.gpus_per_node() > 0 && N{w.ranks_per_node} * w.gpus_per_rank() > node.gpus_per_node())
+  if (node.gpus_per_node() > 0 && Int{w.ranks_per_node} * w.gpus_per_rank() > node.gpus_per_node())
     c.fail("workload.ranks_per_node",
            "workload: ranks_per_node*gpus_per_rank = " + str(w.ranks_per_node) + "*" +
-               str(w.gpus_per_rank()) + " = " + str(N{w.ranks_per_node} * w.gpus_per_rank()) +
+               str(w.gpus_per_rank()) + " = " + str(Int{w.ranks_per_node} * w.gpus_per_rank()) +
                " exceeds the node's GPUs: sockets*gpus_per_socket = " + str(node.sockets) + "*" +
                str(node.gpus_per_socket) + " = " + str(node.gpus_per_node()),
            {"workload.ranks_per_node", "workload.mxp.gpus_per_rank", "machine.node.sockets",
@@ -344,7 +345,8 @@ void load_kernels(const Checker& c, LoadedScenario& loaded) {
   }
   if (!m.has_kernels_file()) return;
   if (m.kernels_file().empty()) c.fail("machine.kernels_file", "machine.kernels_file must not be empty");
-  const std::string file = (std::filesystem::path(loaded.base_dir) / m.kernels_file()).string();
+  const std::string file =
+      (std::filesystem::path(loaded.base_dir) / m.kernels_file()).lexically_normal().string();
   std::ifstream in(file, std::ios::binary);
   if (!in)
     c.fail("machine.kernels_file",

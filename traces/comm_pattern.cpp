@@ -1,5 +1,7 @@
 #include "traces/comm_pattern.hpp"
 
+#include <algorithm>
+
 namespace hplsim::traces {
 
 void binomial_bcast(int my_distance, int size, std::int64_t bytes, int first_member, int ring, Pattern& out) {
@@ -16,6 +18,45 @@ void binomial_bcast(int my_distance, int size, std::int64_t bytes, int first_mem
     else if (partner < size)
       add_send(out, member(partner), bytes);
   }
+}
+
+void allreduce_pattern(int me, int size, std::int64_t bytes, Pattern& out) {
+  if (size <= 1) return;
+  const int ip2 = floor_pow2(size);
+  const int extra = size - ip2;
+  if (me >= ip2) {
+    add_send(out, me - ip2, bytes);
+    add_recv(out, me - ip2, bytes);
+    return;
+  }
+  if (me < extra) add_recv(out, me + ip2, bytes);
+  for (int bit = 1; bit < ip2; bit <<= 1)
+    add_send_recv(out, me ^ bit, bytes, bytes);
+  if (me < extra) add_send(out, me + ip2, bytes);
+}
+
+void emit_bcast(ProgramBuilder& b, const Communicator& comm, const Pattern& pattern, std::int64_t chunk_bytes,
+                Phase phase) {
+  bool ring = chunk_bytes > 0 && !pattern.empty();
+  for (std::size_t i = 0; i < pattern.size() && ring; ++i) {
+    const PeerMsg& m = pattern[i];
+    ring = m.kind == PeerMsg::Kind::Send || (m.kind == PeerMsg::Kind::Recv && i == 0);
+  }
+  const std::int64_t bytes = ring ? std::max(pattern.front().send_bytes, pattern.front().recv_bytes) : 0;
+  if (!ring || bytes <= chunk_bytes) return emit_pattern(b, comm, pattern, phase);
+  const bool receives = pattern.front().kind == PeerMsg::Kind::Recv;
+  const std::size_t first_send = receives ? 1 : 0;
+  std::vector<std::uint32_t> in_flight(pattern.size(), 0);
+  for (std::int64_t offset = 0; offset < bytes; offset += chunk_bytes) {
+    const std::int64_t size = std::min(chunk_bytes, bytes - offset);
+    if (receives) b.recv(comm.rank_of(pattern.front().peer), size, phase);
+    for (std::size_t i = first_send; i < pattern.size(); ++i) {
+      b.wait(in_flight[i]);
+      in_flight[i] = b.send_async(comm.rank_of(pattern[i].peer), size, phase);
+    }
+  }
+  for (std::uint32_t tag : in_flight)
+    b.wait(tag);
 }
 
 void emit_pattern(ProgramBuilder& b, const Communicator& comm, const Pattern& pattern, Phase phase) {

@@ -45,10 +45,31 @@ inline void add_send_recv(Pattern& p, int peer, std::int64_t send_bytes, std::in
 /// through (first_member + distance) mod `ring`.
 void binomial_bcast(int my_distance, int size, std::int64_t bytes, int first_member, int ring, Pattern& out);
 
+/// Recursive-doubling allreduce of `bytes` among `size` members (MPICH's
+/// MPIR_Allreduce_intra_recursive_doubling; Thakur, Rabenseifner & Gropp, "Optimization
+/// of collective communication operations in MPICH", IJHPCA 19(1), 2005): members
+/// ip2.. first send their vector to member - ip2, the largest power of two ip2 <=
+/// size exchange in log2(ip2) rounds, and the result goes back to the folded members.
+void allreduce_pattern(int me, int size, std::int64_t bytes, Pattern& out);
+
 /// Writes the pattern into the program; members map to ranks through `comm`.
 void emit_pattern(ProgramBuilder& b, const Communicator& comm, const Pattern& pattern, Phase phase);
 
+/// Writes a broadcast pattern, pipelining it when it is a ring (only whole-message
+/// Sends and at most one leading Recv): each message is cut in chunks of at most
+/// `chunk_bytes`, a member receives chunk c (blocking) and forwards it with an
+/// asynchronous send, waiting for its previous send to the same peer first (one
+/// send and one receive in flight, as rocHPL-MxP's src/comm/hplmxp_bcast_1ring.cpp
+/// does with 2 MiB chunks). chunk_bytes <= 0, or a pattern that is not a ring,
+/// is written as is (emit_pattern). Every member of one broadcast must be given
+/// the same chunk_bytes, and 0 for a non-ring algorithm (blong), whose
+/// receive-only members would otherwise look like ring members.
+void emit_bcast(ProgramBuilder& b, const Communicator& comm, const Pattern& pattern, std::int64_t chunk_bytes,
+                Phase phase);
+
 /// Bytes of a message of `count` doubles.
-inline constexpr std::int64_t doubles(std::int64_t count) { return count * 8; }
+inline constexpr std::int64_t doubles(std::int64_t count) {
+  return count * 8;
+}
 
 } // namespace hplsim::traces

@@ -30,13 +30,18 @@ inline int owner_of(std::int64_t index, std::int64_t nb, int nprocs) {
 /// Largest power of two <= x, for x >= 1 (HPL's ip2 of a communicator of x processes).
 inline int floor_pow2(int x) {
   int p = 1;
-  while (p <= x / 2) p <<= 1;
+  while (p <= x / 2)
+    p <<= 1;
   return p;
 }
 
 /// (a - b) mod n in [0, n) and (a + b) mod n, for 0 <= a, b < n (HPL's MModSub / MModAdd).
-inline int mod_sub(int a, int b, int n) { return a >= b ? a - b : a - b + n; }
-inline int mod_add(int a, int b, int n) { return a + b >= n ? a + b - n : a + b; }
+inline int mod_sub(int a, int b, int n) {
+  return a >= b ? a - b : a - b + n;
+}
+inline int mod_add(int a, int b, int n) {
+  return a + b >= n ? a + b - n : a + b;
+}
 
 /// The P x Q grid and its rank numbering.
 class ProcessGrid {

@@ -64,9 +64,9 @@ void two_ring_modified(const Ring& ring, int d, std::int64_t bytes, Pattern& out
   if (d != 1 && d + 1 != h && d + 1 < ring.size) add_send(out, ring.member(d + 1), bytes);
 }
 
-// Chunk c of `total` doubles split over `parts` members (HPL_blong/HPL_blonM):
-// chunks of floor(total/parts) (at least 1) doubles, the last one takes the rest.
-std::int64_t chunk_doubles(std::int64_t total, std::int64_t per, int parts, int c) {
+// Chunk c of `total` elements split over `parts` members (HPL_blong/HPL_blonM):
+// chunks of floor(total/parts) (at least 1) elements, the last one takes the rest.
+std::int64_t chunk_elements(std::int64_t total, std::int64_t per, int parts, int c) {
   const std::int64_t begin = static_cast<std::int64_t>(c) * per;
   const std::int64_t end = c == parts - 1 ? total : begin + per;
   return std::max<std::int64_t>(0, std::min(total, end) - begin);
@@ -79,7 +79,8 @@ std::int64_t chunk_doubles(std::int64_t total, std::int64_t per, int parts, int 
 // members alternate between their left and right neighbours, each step an
 // MPI_Issend + MPI_Recv + MPI_Wait of one chunk each way.
 template <class Phys>
-void scatter_roll(int v, int parts, int roll_steps, std::int64_t total, Phys phys, Pattern& out) {
+void scatter_roll(int v, int parts, int roll_steps, std::int64_t total, std::int64_t elem, Phys phys,
+                  Pattern& out) {
   const std::int64_t per = std::max<std::int64_t>(total / parts, 1);
   for (int bit = floor_pow2(std::max(parts - 1, 1)); bit > 0; bit >>= 1) {
     if ((v & (bit - 1)) != 0) continue;
@@ -87,7 +88,7 @@ void scatter_roll(int v, int parts, int roll_steps, std::int64_t total, Phys phy
     const int subtree = (v & bit) != 0 ? v : partner;
     std::int64_t len = total - static_cast<std::int64_t>(subtree) * per;
     if (subtree + bit < parts) len = std::min(len, static_cast<std::int64_t>(bit) * per);
-    const std::int64_t bytes = doubles(std::max<std::int64_t>(len, 0));
+    const std::int64_t bytes = std::max<std::int64_t>(len, 0) * elem;
     if ((v & bit) != 0)
       add_recv(out, phys(partner), bytes);
     else if (partner < parts)
@@ -107,26 +108,29 @@ void scatter_roll(int v, int parts, int roll_steps, std::int64_t total, Phys phy
       recv_chunk = (v + l + 1) % parts;
       partner = next;
     }
-    out.push_back({PeerMsg::Kind::SyncSendRecv, phys(partner), doubles(chunk_doubles(total, per, parts, send_chunk)),
-                   doubles(chunk_doubles(total, per, parts, recv_chunk))});
+    out.push_back({PeerMsg::Kind::SyncSendRecv, phys(partner),
+                   elem * chunk_elements(total, per, parts, send_chunk),
+                   elem * chunk_elements(total, per, parts, recv_chunk)});
   }
 }
 
 // HPL_bcast_blong: scatter over all members then size - 1 roll steps.
-void blong(const Ring& ring, int d, std::int64_t len, Pattern& out) {
-  scatter_roll(d, ring.size, ring.size - 1, len, [&](int v) { return ring.member(v); }, out);
+void blong(const Ring& ring, int d, std::int64_t len, std::int64_t elem, Pattern& out) {
+  scatter_roll(
+      d, ring.size, ring.size - 1, len, elem, [&](int v) { return ring.member(v); }, out);
 }
 
 // HPL_bcast_blonM: the root first sends the whole panel to distance 1 (the next
 // panel's owner, which is then done); the root and distances 2..size-1 then run
 // scatter + roll among themselves (virtual member v = 0 for the root, d - 1 else).
-void blong_modified(const Ring& ring, int d, std::int64_t len, Pattern& out) {
-  if (d == 0) add_send(out, ring.member(1), doubles(len));
-  if (d == 1) add_recv(out, ring.member(0), doubles(len));
+void blong_modified(const Ring& ring, int d, std::int64_t len, std::int64_t elem, Pattern& out) {
+  if (d == 0) add_send(out, ring.member(1), len * elem);
+  if (d == 1) add_recv(out, ring.member(0), len * elem);
   if (d == 1 || ring.size == 2) return;
   const int parts = ring.size - 1;
   const int v = d == 0 ? 0 : d - 1;
-  scatter_roll(v, parts, parts - 1, len, [&](int w) { return ring.member(w == 0 ? 0 : w + 1); }, out);
+  scatter_roll(
+      v, parts, parts - 1, len, elem, [&](int w) { return ring.member(w == 0 ? 0 : w + 1); }, out);
 }
 
 } // namespace
@@ -135,11 +139,17 @@ bool bcast_is_probed(HplConfig::Bcast variant) {
   return variant != HplConfig::Bcast::Blong && variant != HplConfig::Bcast::BlongM;
 }
 
-void bcast_pattern(HplConfig::Bcast variant, int me, int root, int size, std::int64_t len_doubles, Pattern& out) {
+void bcast_pattern(HplConfig::Bcast variant, int me, int root, int size, std::int64_t len_doubles,
+                   Pattern& out) {
+  bcast_pattern(variant, me, root, size, len_doubles, 8, out);
+}
+
+void bcast_pattern(HplConfig::Bcast variant, int me, int root, int size, std::int64_t count,
+                   std::int64_t element_bytes, Pattern& out) {
   if (size <= 1) return;
   const Ring ring{root, size};
   const int d = mod_sub(me, root, size);
-  const std::int64_t bytes = doubles(len_doubles);
+  const std::int64_t bytes = count * element_bytes;
   switch (variant) {
   case HplConfig::Bcast::OneRing:
     return one_ring(ring, d, bytes, out);
@@ -150,9 +160,9 @@ void bcast_pattern(HplConfig::Bcast variant, int me, int root, int size, std::in
   case HplConfig::Bcast::TwoRingM:
     return two_ring_modified(ring, d, bytes, out);
   case HplConfig::Bcast::Blong:
-    return blong(ring, d, len_doubles, out);
+    return blong(ring, d, count, element_bytes, out);
   case HplConfig::Bcast::BlongM:
-    return blong_modified(ring, d, len_doubles, out);
+    return blong_modified(ring, d, count, element_bytes, out);
   }
 }
 

@@ -28,6 +28,12 @@ bool bcast_is_probed(HplConfig::Bcast variant);
 /// `len_doubles` doubles from member `root`, in program order. For the probed
 /// variants a non-root member's pattern starts with its one Recv, followed by
 /// its forwarding Sends. Empty for size <= 1.
-void bcast_pattern(HplConfig::Bcast variant, int me, int root, int size, std::int64_t len_doubles, Pattern& out);
+void bcast_pattern(HplConfig::Bcast variant, int me, int root, int size, std::int64_t len_doubles,
+                   Pattern& out);
+
+/// The same for a buffer of `count` elements of `element_bytes` each (the blong
+/// variants cut it in chunks of whole elements, as MPI counts do).
+void bcast_pattern(HplConfig::Bcast variant, int me, int root, int size, std::int64_t count,
+                   std::int64_t element_bytes, Pattern& out);
 
 } // namespace hplsim::traces

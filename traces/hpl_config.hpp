@@ -1,9 +1,10 @@
 #pragma once
 // Parameters of an HPL 2.3 run as the panel-schedule generator needs them
 // (the HPL.dat lines, plus the GPU execution style of rocHPL / Aurora HPL).
-// Defaults are the first values of netlib HPL 2.3's testing/ptest/HPL.dat
-// where it lists them (PMAP 0, NBMIN 2, NDIV 2, RFACT/PFACT "2=Right",
-// BCAST 0 = 1ring, DEPTH 0, SWAP 2 = mix, swapping threshold 64).
+// Defaults are the values of netlib HPL 2.3's sample testing/ptest/HPL.dat
+// (the first where it lists several): PMAP 0, NBMIN 2, NDIV 2, BCAST 0 = 1ring,
+// DEPTH 0, SWAP 2 = mix, swapping threshold 64; PFACT/RFACT Right, one of the
+// three ("0 1 2") the sample lists.
 #include <cstdint>
 #include <string>
 

@@ -64,12 +64,12 @@ double HplScheduleGenerator::total_flops() const {
 
 void HplScheduleGenerator::step(std::int64_t k, StepSchedule& out, const std::vector<bool>* only) const {
   if (k < 0 || k > steps_)
-    throw std::out_of_range("HplScheduleGenerator::step: k must be in [0, " + std::to_string(steps_) + "], got " +
-                            std::to_string(k));
+    throw std::out_of_range("HplScheduleGenerator::step: k must be in [0, " + std::to_string(steps_) +
+                            "], got " + std::to_string(k));
   const int ranks = grid_.size();
   if (only != nullptr && only->size() != static_cast<std::size_t>(ranks))
-    throw std::invalid_argument("HplScheduleGenerator::step: only.size() must be P*Q = " + std::to_string(ranks) +
-                                ", got " + std::to_string(only->size()));
+    throw std::invalid_argument("HplScheduleGenerator::step: only.size() must be P*Q = " +
+                                std::to_string(ranks) + ", got " + std::to_string(only->size()));
   OpRecycler recycler; // reuses the payloads of the step `out` held before
   recycler.harvest(out);
   out.set_step(k);

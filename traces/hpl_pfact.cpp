@@ -12,9 +12,9 @@ void pivot_exchange_pattern(int myrow, int icurrow, int p, std::int64_t jb, Patt
   const int ip2 = floor_pow2(p);
   const int extra = p - ip2;
   const auto member = [&](int distance) { return mod_add(icurrow, distance, p); };
-  const std::int64_t work = doubles(jb + 4);         // cnt_ in HPL_pdmxswp
+  const std::int64_t work = doubles(jb + 4);          // cnt_ in HPL_pdmxswp
   const std::int64_t work_diag = doubles(2 * jb + 4); // cnt0: WORK followed by the diagonal row A0
-  const std::int64_t diag = doubles(jb);             // the diagonal row alone
+  const std::int64_t diag = doubles(jb);              // the diagonal row alone
   const bool folded = extra > 0 && (d ^ ip2) < p;
   if (folded) {
     if (d >= ip2)
@@ -50,7 +50,8 @@ std::int64_t pivot_messages_per_column(int p) {
     pattern.clear();
     pivot_exchange_pattern(r, 0, p, 1, pattern);
     for (const PeerMsg& m : pattern)
-      messages += (m.kind == PeerMsg::Kind::Send || (m.kind == PeerMsg::Kind::SendRecv && m.send_bytes > 0)) ? 1 : 0;
+      messages +=
+          (m.kind == PeerMsg::Kind::Send || (m.kind == PeerMsg::Kind::SendRecv && m.send_bytes > 0)) ? 1 : 0;
   }
   return messages;
 }
@@ -85,7 +86,7 @@ private:
     const std::int64_t chunk = (((w + nbmin - 1) / nbmin + config_.ndiv - 1) / config_.ndiv) * nbmin;
     for (std::int64_t done = 0; done < w;) {
       const std::int64_t cw = std::min(chunk, w - done);
-      const std::int64_t c = c0 + done;  // first panel column of the chunk
+      const std::int64_t c = c0 + done;        // first panel column of the chunk
       const std::int64_t rest = w - done - cw; // columns right of the chunk at this level
       switch (config_.pfact) {
       case HplConfig::Pfact::Right: // HPL_pdrpanrlN: factor, then update what is right of it
@@ -127,8 +128,8 @@ private:
 
 } // namespace
 
-void emit_panel_factorization(ProgramBuilder& b, const Communicator& column, int myrow, const PanelGeometry& g,
-                              const HplConfig& config) {
+void emit_panel_factorization(ProgramBuilder& b, const Communicator& column, int myrow,
+                              const PanelGeometry& g, const HplConfig& config) {
   if (g.jb <= 0) return;
   PanelEmitter(b, column, myrow, g, config).run();
 }

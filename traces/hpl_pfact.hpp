@@ -37,8 +37,8 @@ struct PanelGeometry {
 
 /// Appends the factorization of the panel to the program of process row
 /// `myrow` of the owner column; `column` maps process rows to ranks.
-void emit_panel_factorization(ProgramBuilder& b, const Communicator& column, int myrow, const PanelGeometry& g,
-                              const HplConfig& config);
+void emit_panel_factorization(ProgramBuilder& b, const Communicator& column, int myrow,
+                              const PanelGeometry& g, const HplConfig& config);
 
 /// Number of pivot-search messages the whole column exchanges per panel
 /// column (for tests and reports).

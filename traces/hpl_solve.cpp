@@ -54,13 +54,22 @@ void emit_triangular_solve(ProgramBuilder& b, const ProcessGrid& grid, int myrow
 
   // Rows updated first and sent ahead: the NB rows above the solved block.
   const std::int64_t lookahead_rows = std::max<std::int64_t>((q - 1) * nb, nb);
-  for (std::int64_t blk = last - 1; blk >= 0; --blk) {
+  // Only the iterations where this rank's column owns block blk or blk + 1 do
+  // anything for it: walk those two progressions (descending) instead of all blocks.
+  const auto prev_of = [&](std::int64_t x) { return x - 1 - ((x - 1 - mycol) % q + q) % q; };
+  std::int64_t own = prev_of(last);           // largest blk <= last - 1 with blk % q == mycol
+  std::int64_t right = prev_of(last + 1) - 1; // largest blk <= last - 1 with (blk + 1) % q == mycol
+  while (own >= 0 || right >= 0) {
+    const std::int64_t blk = std::max(own, right);
+    if (blk == own) own -= q;
+    if (blk == right) right -= q;
     const std::int64_t prev = blk + 1; // the block solved in the previous iteration
     const int prow = block_row(prev), pcol = block_col(prev);
     const int crow = block_row(blk), ccol = block_col(blk);
     const std::int64_t kprev = width(prev);
     const std::int64_t top = prev * nb; // rows [0, top) still to be updated
-    const std::int64_t near_rows = local_count(std::max<std::int64_t>(0, top - lookahead_rows), top, nb, myrow, p);
+    const std::int64_t near_rows =
+        local_count(std::max<std::int64_t>(0, top - lookahead_rows), top, nb, myrow, p);
     const std::int64_t above_rows = numroc(top, nb, myrow, p);
     if (mycol == pcol) {
       // The solved piece x_prev runs down the column ring prow -> prow-1 -> ... -> prow+1.

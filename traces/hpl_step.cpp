@@ -168,7 +168,8 @@ void HplStepEmitter::emit_cpu(ProgramBuilder& b, int row, int col) const {
     update_cpu(b, cur_, row, col, rest, false);
     return;
   }
-  const std::uint32_t panel_tag = b.recv_async(row_comm.rank_of(pattern.front().peer), pattern.front().recv_bytes, BCAST);
+  const std::uint32_t panel_tag =
+      b.recv_async(row_comm.rank_of(pattern.front().peer), pattern.front().recv_bytes, BCAST);
   const std::uint32_t gemm_tag = update_cpu(b, cur_, row, col, rest, true);
   b.wait(panel_tag);
   pattern.erase(pattern.begin());
@@ -193,11 +194,13 @@ HplStepEmitter::Sections HplStepEmitter::gpu_sections(const HplPanel& pn, int co
   Sections s;
   const std::int64_t nq = trailing_cols(pn, col);
   const std::int64_t j1 = pn.j + pn.jb;
-  if (j1 < c_.n) s.look_ahead = std::min(nq, local_count(j1, j1 + std::min(c_.nb, c_.n - j1), c_.nb, col, c_.q));
+  if (j1 < c_.n)
+    s.look_ahead = std::min(nq, local_count(j1, j1 + std::min(c_.nb, c_.n - j1), c_.nb, col, c_.q));
   // rocHPL e8378a9 HPL_pdpanel_init: NSplit = floor(nq(A) * frac / nb) * nb of the
   // whole local matrix; U2 takes up to NSplit columns, U1 the rest.
   const std::int64_t local_all = numroc(c_.n + 1, c_.nb, col, c_.q);
-  const auto nsplit = static_cast<std::int64_t>(static_cast<double>(local_all) * c_.gpu_split_fraction) / c_.nb * c_.nb;
+  const auto nsplit =
+      static_cast<std::int64_t>(static_cast<double>(local_all) * c_.gpu_split_fraction) / c_.nb * c_.nb;
   s.u2 = std::min(nq - s.look_ahead, nsplit);
   s.u1 = nq - s.look_ahead - s.u2;
   return s;

@@ -39,7 +39,8 @@ HplPanel make_hpl_panel(const HplConfig& config, std::int64_t k);
 class HplStepEmitter {
 public:
   /// `next` is panel k+1 (exists = false for the last panel).
-  HplStepEmitter(const HplConfig& config, const ProcessGrid& grid, const HplPanel& current, const HplPanel& next);
+  HplStepEmitter(const HplConfig& config, const ProcessGrid& grid, const HplPanel& current,
+                 const HplPanel& next);
 
   /// Appends the rank (row, col)'s operations of this step.
   void emit(ProgramBuilder& b, int row, int col) const;

@@ -21,11 +21,13 @@ std::vector<std::int64_t> expected_pivot_rows(std::int64_t row_begin, std::int64
     assigned += share / active;
   }
   std::vector<int> order(static_cast<std::size_t>(p));
-  for (int d = 0; d < p; ++d) order[static_cast<std::size_t>(d)] = mod_add(icurrow, d, p);
+  for (int d = 0; d < p; ++d)
+    order[static_cast<std::size_t>(d)] = mod_add(icurrow, d, p);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
     return remainder[static_cast<std::size_t>(a)] > remainder[static_cast<std::size_t>(b)];
   });
-  for (std::int64_t i = 0; i < jb - assigned; ++i) ++count[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])];
+  for (std::int64_t i = 0; i < jb - assigned; ++i)
+    ++count[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])];
   return count;
 }
 
@@ -46,7 +48,8 @@ SwapLayout make_swap_layout(std::int64_t row_begin, std::int64_t n, std::int64_t
   int max_pop = 0;
   for (int pos = 0; pos < p; ++pos) {
     s.ipmap[static_cast<std::size_t>(pos)] = mod_add(icurrow, pos, p);
-    len[static_cast<std::size_t>(pos)] = s.pivots[static_cast<std::size_t>(s.ipmap[static_cast<std::size_t>(pos)])];
+    len[static_cast<std::size_t>(pos)] =
+        s.pivots[static_cast<std::size_t>(s.ipmap[static_cast<std::size_t>(pos)])];
     max_pop = std::max(max_pop, std::popcount(static_cast<unsigned>(pos)));
   }
   for (int k = 1; k <= max_pop; ++k)
@@ -94,7 +97,8 @@ void binary_exchange_pattern(const SwapLayout& s, int myrow, std::int64_t ncols,
   const auto w_bytes = [&](std::int64_t rows) { return doubles(rows * (ncols + 1)); };
   // Rows each distance contributes (the panel's own row keeps its rows in U).
   std::vector<std::int64_t> rows(static_cast<std::size_t>(p));
-  for (int x = 0; x < p; ++x) rows[static_cast<std::size_t>(x)] = x == 0 ? 0 : s.pivots[static_cast<std::size_t>(member(x))];
+  for (int x = 0; x < p; ++x)
+    rows[static_cast<std::size_t>(x)] = x == 0 ? 0 : s.pivots[static_cast<std::size_t>(member(x))];
 
   // 1. Fold-in: distance ip2 + i sends its rows to distance i; distance ip2
   //    also receives the panel row's U from distance 0 (one HPL_sdrv).
@@ -104,9 +108,11 @@ void binary_exchange_pattern(const SwapLayout& s, int myrow, std::int64_t ncols,
     if (d >= ip2)
       add_send_recv(out, member(partner), w_bytes(rows[static_cast<std::size_t>(d)]), d == ip2 ? u_bytes : 0);
     else
-      add_send_recv(out, member(partner), d == 0 ? u_bytes : 0, w_bytes(rows[static_cast<std::size_t>(partner)]));
+      add_send_recv(out, member(partner), d == 0 ? u_bytes : 0,
+                    w_bytes(rows[static_cast<std::size_t>(partner)]));
   }
-  for (int x = 1; x < extra; ++x) rows[static_cast<std::size_t>(x)] += rows[static_cast<std::size_t>(x + ip2)];
+  for (int x = 1; x < extra; ++x)
+    rows[static_cast<std::size_t>(x)] += rows[static_cast<std::size_t>(x + ip2)];
 
   if (d < ip2) {
     // 2. Recursive halving over the power-of-two part: at level k the pairs
@@ -114,7 +120,8 @@ void binary_exchange_pattern(const SwapLayout& s, int myrow, std::int64_t ncols,
     //    the half that holds U (distances < 2^k) sends U instead.
     std::vector<std::int64_t> prefix(static_cast<std::size_t>(ip2) + 1, 0);
     for (int x = 0; x < ip2; ++x)
-      prefix[static_cast<std::size_t>(x) + 1] = prefix[static_cast<std::size_t>(x)] + rows[static_cast<std::size_t>(x)];
+      prefix[static_cast<std::size_t>(x) + 1] =
+          prefix[static_cast<std::size_t>(x)] + rows[static_cast<std::size_t>(x)];
     const auto block_rows = [&](int x, int size) {
       const int lo = x & ~(size - 1);
       return prefix[static_cast<std::size_t>(lo + size)] - prefix[static_cast<std::size_t>(lo)];
@@ -150,7 +157,8 @@ void spread_roll_pattern(const SwapLayout& s, int myrow, std::int64_t ncols, Pat
   const int pos = s.ipmapm1[static_cast<std::size_t>(myrow)];
   const auto row_bytes = [&](std::int64_t rows) { return doubles(rows * ncols); };
   const auto seg = [&](int begin, int end) {
-    return s.segment_begin[static_cast<std::size_t>(std::min(end, p))] - s.segment_begin[static_cast<std::size_t>(begin)];
+    return s.segment_begin[static_cast<std::size_t>(std::min(end, p))] -
+           s.segment_begin[static_cast<std::size_t>(begin)];
   };
   // HPL_spreadT (right, from position 0): binomial scatter; the receiver of the
   // subtree of positions [x, x + bit) gets their segments. Empty parts are not sent.

@@ -42,7 +42,8 @@ struct SwapLayout {
   std::vector<int> ipmapm1;
   std::vector<std::int64_t> segment_begin;
   std::int64_t segment_rows(int position) const {
-    return segment_begin[static_cast<std::size_t>(position) + 1] - segment_begin[static_cast<std::size_t>(position)];
+    return segment_begin[static_cast<std::size_t>(position) + 1] -
+           segment_begin[static_cast<std::size_t>(position)];
   }
 };
 
@@ -64,6 +65,7 @@ void binary_exchange_pattern(const SwapLayout& layout, int myrow, std::int64_t n
 /// HPL_pdlaswp01T's messages: HPL_spreadT (binomial scatter from the panel's
 /// process row of the rows each process row must put in place of its pivot
 /// rows) and HPL_rollT (P - 1 pairwise exchange steps of the U segments).
-void spread_roll_pattern(const SwapLayout& layout, int myrow, std::int64_t ncols, Pattern& spread, Pattern& roll);
+void spread_roll_pattern(const SwapLayout& layout, int myrow, std::int64_t ncols, Pattern& spread,
+                         Pattern& roll);
 
 } // namespace hplsim::traces

@@ -69,8 +69,8 @@ public:
     add_compute(kernel, resource, m, n, k, phase, precision, device);
   }
   /// Asynchronous compute; returns its tag, or 0 (nothing to wait for) when skipped.
-  std::uint32_t compute_async(Kernel kernel, Resource resource, std::int64_t m, std::int64_t n, std::int64_t k,
-                              Phase phase, Precision precision = FP64, int device = -1) {
+  std::uint32_t compute_async(Kernel kernel, Resource resource, std::int64_t m, std::int64_t n,
+                              std::int64_t k, Phase phase, Precision precision = FP64, int device = -1) {
     if (is_empty(kernel, m, n, k)) return 0;
     Compute* c = add_compute(kernel, resource, m, n, k, phase, precision, device);
     const std::uint32_t tag = next_tag_++;
@@ -122,8 +122,8 @@ public:
   }
 
 private:
-  Compute* add_compute(Kernel kernel, Resource resource, std::int64_t m, std::int64_t n, std::int64_t k, Phase phase,
-                       Precision precision, int device) {
+  Compute* add_compute(Kernel kernel, Resource resource, std::int64_t m, std::int64_t n, std::int64_t k,
+                       Phase phase, Precision precision, int device) {
     Compute* c = payload<Compute>(program_->add_ops());
     c->set_kernel(kernel);
     c->set_resource(resource);

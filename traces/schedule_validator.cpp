@@ -7,7 +7,9 @@ namespace hplsim::traces {
 
 namespace {
 
-std::int64_t pair_key(int src, int dst, int ranks) { return static_cast<std::int64_t>(src) * ranks + dst; }
+std::int64_t pair_key(int src, int dst, int ranks) {
+  return static_cast<std::int64_t>(src) * ranks + dst;
+}
 
 struct Collector {
   ValidationReport& report;
@@ -18,7 +20,8 @@ struct Collector {
 };
 
 std::string where(std::int64_t step, int rank, int op) {
-  return "step " + std::to_string(step) + " rank " + std::to_string(rank) + " op " + std::to_string(op) + ": ";
+  return "step " + std::to_string(step) + " rank " + std::to_string(rank) + " op " + std::to_string(op) +
+         ": ";
 }
 
 // Abstract execution (see the header). Each rank walks its ops; sends and
@@ -34,7 +37,8 @@ public:
   /// Returns the ranks that could not finish.
   std::vector<int> run() {
     std::deque<int> runnable;
-    for (int r = 0; r < ranks_; ++r) runnable.push_back(r);
+    for (int r = 0; r < ranks_; ++r)
+      runnable.push_back(r);
     while (!runnable.empty()) {
       const int r = runnable.front();
       runnable.pop_front();
@@ -43,7 +47,8 @@ public:
     }
     std::vector<int> stuck;
     for (int r = 0; r < ranks_; ++r)
-      if (pc_[static_cast<std::size_t>(r)] < programs_[static_cast<std::size_t>(r)].size()) stuck.push_back(r);
+      if (pc_[static_cast<std::size_t>(r)] < programs_[static_cast<std::size_t>(r)].size())
+        stuck.push_back(r);
     return stuck;
   }
 
@@ -138,7 +143,8 @@ std::string describe(const Op* op) {
 std::string ValidationReport::summary() const {
   if (errors.empty()) return "ok";
   std::string s;
-  for (const auto& e : errors) s += e + "\n";
+  for (const auto& e : errors)
+    s += e + "\n";
   return s;
 }
 
@@ -152,17 +158,20 @@ ValidationReport validate_schedule(int ranks, const std::vector<const StepSchedu
   std::int64_t previous_step = -1;
   for (const StepSchedule* step : window) {
     const std::int64_t k = step->step();
-    if (k <= previous_step) c.error("step " + std::to_string(k) + " follows step " + std::to_string(previous_step));
+    if (k <= previous_step)
+      c.error("step " + std::to_string(k) + " follows step " + std::to_string(previous_step));
     previous_step = k;
     std::vector<bool> seen(programs.size(), false);
     for (const RankProgram& prog : step->ranks()) {
       const int r = prog.rank();
       if (r < 0 || r >= ranks) {
-        c.error("step " + std::to_string(k) + ": rank " + std::to_string(r) + " out of [0, " + std::to_string(ranks) + ")");
+        c.error("step " + std::to_string(k) + ": rank " + std::to_string(r) + " out of [0, " +
+                std::to_string(ranks) + ")");
         continue;
       }
       const auto ru = static_cast<std::size_t>(r);
-      if (seen[ru]) c.error("step " + std::to_string(k) + ": rank " + std::to_string(r) + " has two programs");
+      if (seen[ru])
+        c.error("step " + std::to_string(k) + ": rank " + std::to_string(r) + " has two programs");
       seen[ru] = true;
       auto& tags = in_flight[ru];
       for (int i = 0; i < prog.ops_size(); ++i) {
@@ -174,7 +183,8 @@ ValidationReport validate_schedule(int ranks, const std::vector<const StepSchedu
         switch (op.kind_case()) {
         case Op::kCompute: {
           const Compute& x = op.compute();
-          if (!x.has_kernel() || !x.has_resource() || !x.has_phase()) c.error(where(k, r, i) + "compute lacks kernel/resource/phase");
+          if (!x.has_kernel() || !x.has_resource() || !x.has_phase())
+            c.error(where(k, r, i) + "compute lacks kernel/resource/phase");
           if (x.m() < 0 || x.n() < 0 || x.k() < 0) c.error(where(k, r, i) + "negative compute shape");
           async = x.has_async_tag();
           tag = x.async_tag();
@@ -190,7 +200,8 @@ ValidationReport validate_schedule(int ranks, const std::vector<const StepSchedu
             break;
           }
           if (bytes < 0) c.error(where(k, r, i) + "negative bytes");
-          if (!(is_send ? op.send().has_phase() : op.recv().has_phase())) c.error(where(k, r, i) + "message lacks a phase");
+          if (!(is_send ? op.send().has_phase() : op.recv().has_phase()))
+            c.error(where(k, r, i) + "message lacks a phase");
           if (is_send) {
             sent[pair_key(r, peer, ranks)].push_back(bytes);
             ++report.messages;
@@ -209,7 +220,8 @@ ValidationReport validate_schedule(int ranks, const std::vector<const StepSchedu
           break;
         case Op::kWait:
           if (tags.erase(op.wait().async_tag()) == 0)
-            c.error(where(k, r, i) + "waits for tag " + std::to_string(op.wait().async_tag()) + " not in flight");
+            c.error(where(k, r, i) + "waits for tag " + std::to_string(op.wait().async_tag()) +
+                    " not in flight");
           break;
         case Op::KIND_NOT_SET:
           c.error(where(k, r, i) + "empty op");
@@ -223,13 +235,13 @@ ValidationReport validate_schedule(int ranks, const std::vector<const StepSchedu
       for (std::size_t r = 0; r < in_flight.size(); ++r)
         for (const auto& [tag, started] : in_flight[r])
           if (started == k)
-            c.error("step " + std::to_string(k) + " rank " + std::to_string(r) + ": tag " + std::to_string(tag) +
-                    " not waited within its step");
+            c.error("step " + std::to_string(k) + " rank " + std::to_string(r) + ": tag " +
+                    std::to_string(tag) + " not waited within its step");
   }
   for (std::size_t r = 0; r < in_flight.size(); ++r)
     for (const auto& [tag, started] : in_flight[r])
-      c.error("rank " + std::to_string(r) + ": tag " + std::to_string(tag) + " (step " + std::to_string(started) +
-              ") never waited");
+      c.error("rank " + std::to_string(r) + ": tag " + std::to_string(tag) + " (step " +
+              std::to_string(started) + ") never waited");
   const auto pair_name = [&](std::int64_t key) {
     return std::to_string(key / ranks) + "->" + std::to_string(key % ranks);
   };
@@ -237,14 +249,14 @@ ValidationReport validate_schedule(int ranks, const std::vector<const StepSchedu
     auto it = received.find(key);
     const std::size_t n_recv = it == received.end() ? 0 : it->second.size();
     if (n_recv != bytes.size()) {
-      c.error("pair " + pair_name(key) + ": " + std::to_string(bytes.size()) + " sends, " + std::to_string(n_recv) +
-              " receives");
+      c.error("pair " + pair_name(key) + ": " + std::to_string(bytes.size()) + " sends, " +
+              std::to_string(n_recv) + " receives");
       continue;
     }
     for (std::size_t i = 0; i < bytes.size(); ++i)
       if (bytes[i] != it->second[i]) {
-        c.error("pair " + pair_name(key) + ": message " + std::to_string(i) + " sent with " + std::to_string(bytes[i]) +
-                " bytes, received with " + std::to_string(it->second[i]));
+        c.error("pair " + pair_name(key) + ": message " + std::to_string(i) + " sent with " +
+                std::to_string(bytes[i]) + " bytes, received with " + std::to_string(it->second[i]));
         break;
       }
   }

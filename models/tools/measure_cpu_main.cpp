@@ -27,17 +27,20 @@ int main(int argc, char** argv) {
   app.add_option("--csv", csv_path, "write the measured samples here (kernel,m,n,k,seconds)");
   app.add_option("--from-csv", from_csv, "fit these samples instead of measuring");
   app.add_option("--calibration", calibration_path, "write the fitted KernelCalibration (text format) here");
-  app.add_option("--grid", grid, "shape grid: full (< 60 s) or small (a few s)")->check(CLI::IsMember({"full", "small"}));
+  app.add_option("--grid", grid, "shape grid: full (< 60 s) or small (a few s)")
+      ->check(CLI::IsMember({"full", "small"}));
   app.add_option("--threads", options.threads, "OpenBLAS threads (default 1)")->check(CLI::PositiveNumber);
   app.add_option("--repeats", options.repeats, "timings per shape; the median is kept (default 5)")
       ->check(CLI::PositiveNumber);
-  app.add_option("--peak-flops-per-s", peak, "FP64 peak the efficiencies are relative to (default: from /proc/cpuinfo)");
+  app.add_option("--peak-flops-per-s", peak,
+                 "FP64 peak the efficiencies are relative to (default: from /proc/cpuinfo)");
   app.add_option("--date", date, "date written into the calibration (default: today, UTC)");
   CLI11_PARSE(app, argc, argv);
   options.grid = grid == "small" ? hm::MeasureGrid::Small : hm::MeasureGrid::Full;
 
   std::ostringstream command;
-  for (int i = 0; i < argc; ++i) command << (i ? " " : "") << argv[i];
+  for (int i = 0; i < argc; ++i)
+    command << (i ? " " : "") << argv[i];
   try {
     std::string peak_source;
     if (peak <= 0.0) {
@@ -49,9 +52,15 @@ int main(int argc, char** argv) {
     }
     std::vector<hm::KernelSample> samples;
     std::string samples_source;
+    std::string csv_comments; // the leading '#' lines of --from-csv (how it was measured)
     if (!from_csv.empty()) {
       samples = hm::read_kernel_csv(from_csv);
       samples_source = from_csv;
+      std::ifstream in(from_csv);
+      for (std::string line; std::getline(in, line) && !line.empty() && line[0] == '#';)
+        csv_comments += "\n  " + line.substr(line.find_first_not_of("# ") == std::string::npos
+                                                 ? line.size()
+                                                 : line.find_first_not_of("# "));
     } else {
       const auto start = std::chrono::steady_clock::now();
       samples = hm::measure_cpu_shapes(hm::cpu_measure_grid(options.grid, options.kernels), options);
@@ -60,25 +69,29 @@ int main(int argc, char** argv) {
       samples_source = "`" + command.str() + "`";
       if (!csv_path.empty()) {
         std::ofstream out(csv_path);
-        out << "# " << command.str() << "\n# BLAS: " << hm::blas_description() << "\n";
+        out << "# " << command.str() << "\n# BLAS: " << hm::blas_description() << "\n# peak: " << peak
+            << " flop/s = " << peak_source << "\n";
         hm::write_kernel_csv_header(out);
-        for (const auto& s : samples) hm::write_kernel_csv_row(out, s);
+        for (const auto& s : samples)
+          hm::write_kernel_csv_row(out, s);
       }
     }
     const hm::CalibrationFit fit = hm::fit_kernel_samples(samples, {{"cpu.fp64", peak}}, samples_source);
-    std::printf("%-16s %7s %7s %7s %12s %12s %8s\n", "record", "m", "n", "k", "measured_s", "model_s", "rel_res");
+    std::printf("%-16s %7s %7s %7s %12s %12s %8s\n", "record", "m", "n", "k", "measured_s", "model_s",
+                "rel_res");
     for (const auto& [name, result] : fit.fits) {
       std::size_t i = 0;
       for (const auto& s : samples) {
         if (s.kernel != name) continue;
         const double r = result.relative_residuals[i++];
-        std::printf("%-16s %7lld %7lld %7lld %12.4e %12.4e %+8.3f\n", name.c_str(), static_cast<long long>(s.m),
-                    static_cast<long long>(s.n), static_cast<long long>(s.k), s.seconds, s.seconds * (1.0 + r), r);
+        std::printf("%-16s %7lld %7lld %7lld %12.4e %12.4e %+8.3f\n", name.c_str(),
+                    static_cast<long long>(s.m), static_cast<long long>(s.n), static_cast<long long>(s.k),
+                    s.seconds, s.seconds * (1.0 + r), r);
       }
       const auto& p = result.params;
-      std::printf("%-16s rms %.3f  overhead %.3g s  max_eff %.3f  half_size %.4g  bw %.4g B/s\n", name.c_str(),
-                  result.rms_relative_residual, p.launch_overhead_s(), p.max_efficiency(), p.half_efficiency_size(),
-                  p.memory_bandwidth_bytes_per_s());
+      std::printf("%-16s rms %.3f  overhead %.3g s  max_eff %.3f  half_size %.4g  bw %.4g B/s\n",
+                  name.c_str(), result.rms_relative_residual, p.launch_overhead_s(), p.max_efficiency(),
+                  p.half_efficiency_size(), p.memory_bandwidth_bytes_per_s());
     }
     hm::KernelCalibration calibration = fit.calibration;
     if (date.empty()) {
@@ -91,10 +104,12 @@ int main(int argc, char** argv) {
     if (!calibration_path.empty()) {
       std::ostringstream header;
       header << "KernelCalibration of this machine's CPU (cpu.*.fp64, " << options.threads
-             << " OpenBLAS thread(s)), produced by\n  " << command.str() << "\nBLAS: " << hm::blas_description()
-             << "\nPeak: " << peak << " flop/s = " << peak_source
+             << " OpenBLAS thread(s)), produced by\n  " << command.str();
+      if (!csv_comments.empty()) header << "\nfrom samples measured by:" << csv_comments;
+      header << "\nBLAS: " << hm::blas_description() << "\nPeak: " << peak << " flop/s = " << peak_source
              << "\nrms relative residual over all samples: " << calibration.rms_relative_residual()
-             << "\npfact samples are whole m x n dgetrf panels (models/kernel_fit.hpp).";
+             << "\npfact samples are whole m x n unblocked dgetf2 leaf panels (models/kernel_fit.hpp, "
+                "cpu_measure.hpp).";
       std::ofstream out(calibration_path);
       out << hm::to_text(calibration, header.str());
     }

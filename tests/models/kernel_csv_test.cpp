@@ -52,7 +52,9 @@ TEST(KernelCsv, RejectsWrongHeader) {
   EXPECT_NE(e.find("header"), std::string::npos) << e;
 }
 
-TEST(KernelCsv, RejectsEmptyFile) { EXPECT_NE(error_of("# nothing\n").find("missing"), std::string::npos); }
+TEST(KernelCsv, RejectsEmptyFile) {
+  EXPECT_NE(error_of("# nothing\n").find("missing"), std::string::npos);
+}
 
 TEST(KernelCsv, RejectsWrongColumnCount) {
   const std::string e = error_of("kernel,m,n,k,seconds\ncpu.gemm.fp64,1,1,1\n");

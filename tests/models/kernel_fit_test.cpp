@@ -11,8 +11,8 @@ namespace hm = hplsim::models;
 
 namespace {
 
-hm::KernelCalibration one_record(const std::string& name, double peak, double eff, double half, double overhead,
-                                 double bandwidth = 0.0) {
+hm::KernelCalibration one_record(const std::string& name, double peak, double eff, double half,
+                                 double overhead, double bandwidth = 0.0) {
   hm::KernelCalibration c;
   hm::KernelParams* p = c.add_kernels();
   p->set_name(name);
@@ -44,7 +44,8 @@ std::vector<hm::Sample> synthesize(const hm::KernelCalibration& truth, const std
 std::vector<hm::Sample> gemm_shapes() {
   std::vector<hm::Sample> s;
   for (std::int64_t m : {64, 256, 1024, 4096})
-    for (std::int64_t k : {32, 128, 512}) s.push_back({m, m, k, 0.0});
+    for (std::int64_t k : {32, 128, 512})
+      s.push_back({m, m, k, 0.0});
   return s;
 }
 
@@ -80,8 +81,10 @@ TEST(KernelFit, RecoversTrsmParameters) {
   const auto truth = one_record("cpu.trsm.fp64", 4e10, 0.7, 64.0, 2e-6);
   std::vector<hm::Sample> shapes;
   for (std::int64_t m : {16, 64, 256, 512})
-    for (std::int64_t n : {128, 2048}) shapes.push_back({m, n, 0, 0.0});
-  const hm::FitResult fit = hm::fit_kernel(synthesize(truth, "cpu.trsm.fp64", shapes, 0.0), "cpu.trsm.fp64", 4e10);
+    for (std::int64_t n : {128, 2048})
+      shapes.push_back({m, n, 0, 0.0});
+  const hm::FitResult fit =
+      hm::fit_kernel(synthesize(truth, "cpu.trsm.fp64", shapes, 0.0), "cpu.trsm.fp64", 4e10);
   EXPECT_NEAR(fit.params.max_efficiency(), 0.7, 1e-9);
   EXPECT_NEAR(fit.params.half_efficiency_size(), 64.0, 1e-6);
   EXPECT_NEAR(fit.params.launch_overhead_s(), 2e-6, 1e-14);
@@ -93,7 +96,8 @@ TEST(KernelFit, RecoversPfactFromWholePanels) {
   const auto truth = one_record("cpu.pfact.fp64", 4e10, 0.25, 12.0, 1e-7);
   std::vector<hm::Sample> shapes;
   for (std::int64_t m : {256, 4096, 65536})
-    for (std::int64_t n : {4, 16, 32}) shapes.push_back({m, n, 0, 0.0});
+    for (std::int64_t n : {4, 16, 32})
+      shapes.push_back({m, n, 0, 0.0});
   const hm::FitResult fit =
       hm::fit_kernel(synthesize(truth, "cpu.pfact.fp64", shapes, 0.0), "cpu.pfact.fp64", 4e10);
   EXPECT_NEAR(fit.params.max_efficiency(), 0.25, 1e-9);
@@ -105,8 +109,10 @@ TEST(KernelFit, RecoversMemoryBandwidth) {
   const auto truth = one_record("cpu.laswp.fp64", 0, 0, 0, 3e-7, /*bandwidth=*/8e9);
   std::vector<hm::Sample> shapes;
   for (std::int64_t m : {32, 128, 512})
-    for (std::int64_t n : {256, 4096}) shapes.push_back({m, n, 0, 0.0});
-  const hm::FitResult fit = hm::fit_kernel(synthesize(truth, "cpu.laswp.fp64", shapes, 0.0), "cpu.laswp.fp64", 0.0);
+    for (std::int64_t n : {256, 4096})
+      shapes.push_back({m, n, 0, 0.0});
+  const hm::FitResult fit =
+      hm::fit_kernel(synthesize(truth, "cpu.laswp.fp64", shapes, 0.0), "cpu.laswp.fp64", 0.0);
   EXPECT_NEAR(fit.params.memory_bandwidth_bytes_per_s(), 8e9, 1.0);
   EXPECT_NEAR(fit.params.launch_overhead_s(), 3e-7, 1e-15);
   EXPECT_FALSE(fit.params.has_peak_flops_per_s());
@@ -129,7 +135,8 @@ TEST(KernelFit, OverheadIsNeverNegative) {
   // one holds o = 0.
   const auto truth = one_record("gpu.gemm.fp64", 1e12, 0.8, 100.0, 0.0);
   auto samples = synthesize(truth, "gpu.gemm.fp64", gemm_shapes(), 0.0);
-  for (auto& s : samples) s.seconds = std::max(s.seconds - 1e-7, s.seconds * 0.5);
+  for (auto& s : samples)
+    s.seconds = std::max(s.seconds - 1e-7, s.seconds * 0.5);
   const hm::FitResult fit = hm::fit_kernel(samples, "gpu.gemm.fp64", 1e12);
   EXPECT_GE(fit.params.launch_overhead_s(), 0.0);
   EXPECT_GE(fit.params.half_efficiency_size(), 0.0);
@@ -160,10 +167,12 @@ TEST(KernelFit, FitsEveryRecordOfACsvWithCoarsePeakKeys) {
   const auto gemv = one_record("cpu.gemv.fp64", 0, 0, 0, 1e-7, 2e10);
   std::string csv = "# synthetic\nkernel,m,n,k,seconds\n";
   for (const auto& s : synthesize(gemm, "cpu.gemm.fp64", gemm_shapes(), 0.0))
-    csv += "cpu.gemm.fp64," + std::to_string(s.m) + "," + std::to_string(s.n) + "," + std::to_string(s.k) + "," +
+    csv += "cpu.gemm.fp64," + std::to_string(s.m) + "," + std::to_string(s.n) + "," + std::to_string(s.k) +
+           "," + std::to_string(s.seconds) + "\n";
+  for (const auto& s :
+       synthesize(gemv, "cpu.gemv.fp64", {{100, 100, 0, 0}, {1000, 1000, 0, 0}, {4000, 4000, 0, 0}}, 0.0))
+    csv += "cpu.gemv.fp64," + std::to_string(s.m) + "," + std::to_string(s.n) + ",0," +
            std::to_string(s.seconds) + "\n";
-  for (const auto& s : synthesize(gemv, "cpu.gemv.fp64", {{100, 100, 0, 0}, {1000, 1000, 0, 0}, {4000, 4000, 0, 0}}, 0.0))
-    csv += "cpu.gemv.fp64," + std::to_string(s.m) + "," + std::to_string(s.n) + ",0," + std::to_string(s.seconds) + "\n";
   const std::string path = hplsim::models::testing::write_scratch_file(".csv", csv);
   const hm::KernelCalibration c = hm::fit_kernels_csv(path, {{"cpu.fp64", 4e10}});
   ASSERT_EQ(c.kernels_size(), 2);

@@ -11,7 +11,8 @@ namespace ht = hplsim::traces;
 
 namespace {
 
-hm::KernelParams compute_record(const std::string& name, double peak, double eff, double half, double overhead) {
+hm::KernelParams compute_record(const std::string& name, double peak, double eff, double half,
+                                double overhead) {
   hm::KernelParams p;
   p.set_name(name);
   p.set_peak_flops_per_s(peak);
@@ -39,8 +40,8 @@ hm::KernelCalibration all_cpu_fp64() {
   return c;
 }
 
-hm::KernelShape shape(ht::Kernel k, std::int64_t m, std::int64_t n, std::int64_t kk,
-                      ht::Resource r = ht::CPU, ht::Precision p = ht::FP64) {
+hm::KernelShape shape(ht::Kernel k, std::int64_t m, std::int64_t n, std::int64_t kk, ht::Resource r = ht::CPU,
+                      ht::Precision p = ht::FP64) {
   return {k, r, p, m, n, kk};
 }
 
@@ -61,7 +62,8 @@ TEST(KernelModels, TrsmUsesTheSmallerDimensionAsSize) {
   const hm::KernelModels models(c);
   // m = 128, n = 4096: W = 128^2 * 4096 = 6.7109e7, s = 128, eff = 0.5 * 128/192 = 1/3,
   // t = 6.7109e7 / (1e10 / 3) = 2.01327e-2 s.
-  EXPECT_NEAR(models.seconds(shape(ht::KERNEL_TRSM, 128, 4096, 0)), 3.0 * 128.0 * 128.0 * 4096.0 / 1e10, 1e-12);
+  EXPECT_NEAR(models.seconds(shape(ht::KERNEL_TRSM, 128, 4096, 0)), 3.0 * 128.0 * 128.0 * 4096.0 / 1e10,
+              1e-12);
 }
 
 TEST(KernelModels, LaswpIsPricedByBytes) {
@@ -109,6 +111,12 @@ TEST(KernelModels, RejectsNegativeDimension) {
   EXPECT_THROW(models.seconds(shape(ht::KERNEL_GEMM, -1, 10, 10)), std::invalid_argument);
   EXPECT_THROW(models.seconds(shape(ht::KERNEL_GEMM, 10, -1, 10)), std::invalid_argument);
   EXPECT_THROW(models.seconds(shape(ht::KERNEL_GEMM, 10, 10, -1)), std::invalid_argument);
+}
+
+TEST(KernelModels, RejectsPfactColumnOutsideThePanel) {
+  const hm::KernelModels models(all_cpu_fp64());
+  EXPECT_THROW(models.seconds(shape(ht::KERNEL_PFACT_COLUMN, 100, 8, 8)), std::invalid_argument);
+  EXPECT_NO_THROW(models.seconds(shape(ht::KERNEL_PFACT_COLUMN, 100, 8, 7)));
 }
 
 TEST(KernelModels, MissingRecordIsOutOfRange) {
@@ -185,8 +193,8 @@ TEST(KernelModels, TimeIsMonotoneInEveryDimension) {
             if (dim != 0) d[0] = a;
             if (dim != 1) d[1] = b;
             const double t = models.seconds(shape(k, d[0], d[1], d[2]));
-            EXPECT_GE(t, previous) << hm::kernel_record_name(shape(k, 0, 0, 0)) << " dim " << dim << " = " << v
-                                   << " others " << a << "," << b;
+            EXPECT_GE(t, previous) << hm::kernel_record_name(shape(k, 0, 0, 0)) << " dim " << dim << " = "
+                                   << v << " others " << a << "," << b;
             previous = t;
           }
         }

@@ -16,7 +16,7 @@ namespace hm = hplsim::models;
 
 namespace {
 
-constexpr double kPathLatency = 1.5e-6;  // s, the "topology's" nominal path
+constexpr double kPathLatency = 1.5e-6;   // s, the "topology's" nominal path
 constexpr double kPathBandwidth = 12.5e9; // B/s
 
 hm::ProtocolParams truth() {
@@ -37,11 +37,13 @@ hm::ProtocolParams truth() {
 
 // OSU-formatted text (2 decimals, as OMB prints) generated from the model.
 std::string osu_latency_text(const hm::ProtocolParams& p) {
-  std::string out = "# OSU MPI Latency Test v5.6.2 (synthetic, from a known model)\n# Size          Latency (us)\n";
+  std::string out =
+      "# OSU MPI Latency Test v5.6.2 (synthetic, from a known model)\n# Size          Latency (us)\n";
   char line[64];
   for (long b = 0; b <= (4L << 20); b = b == 0 ? 1 : 2 * b) {
     std::snprintf(line, sizeof line, "%-10ld%18.2f\n", b,
-                  1e6 * hm::osu_latency_prediction_s(p, kPathLatency, kPathBandwidth, static_cast<double>(b)));
+                  1e6 *
+                      hm::osu_latency_prediction_s(p, kPathLatency, kPathBandwidth, static_cast<double>(b)));
     out += line;
   }
   return out;
@@ -51,8 +53,9 @@ std::string osu_bw_text(const hm::ProtocolParams& p) {
   std::string out = "# OSU MPI Bandwidth Test v5.6.2 (synthetic)\n# Size      Bandwidth (MB/s)\n";
   char line[64];
   for (long b = 1; b <= (4L << 20); b *= 2) {
-    std::snprintf(line, sizeof line, "%-10ld%18.2f\n", b,
-                  1e-6 * hm::osu_bw_prediction_bytes_per_s(p, kPathLatency, kPathBandwidth, static_cast<double>(b)));
+    std::snprintf(
+        line, sizeof line, "%-10ld%18.2f\n", b,
+        1e-6 * hm::osu_bw_prediction_bytes_per_s(p, kPathLatency, kPathBandwidth, static_cast<double>(b)));
     out += line;
   }
   return out;
@@ -88,7 +91,8 @@ TEST(NetworkFit, RecoversKnownModelFromSyntheticOsuText) {
 TEST(NetworkFit, LatencyOnlyFitPutsOverheadInTheFactor) {
   // Without osu_bw the overheads cannot be told from latency: os = or = 0 and the
   // eager factor absorbs them: (0.8 * 1.5 + 0.8) us / 1.5 us = 1.3333.
-  const hm::ProtocolFit fit = hm::fit_protocol(parse(osu_latency_text(truth())), nullptr, kPathLatency, kPathBandwidth);
+  const hm::ProtocolFit fit =
+      hm::fit_protocol(parse(osu_latency_text(truth())), nullptr, kPathLatency, kPathBandwidth);
   EXPECT_DOUBLE_EQ(fit.params.send_overhead_s(), 0.0);
   EXPECT_NEAR(fit.params.segments(0).latency_factor(), (0.8 * 1.5 + 0.8) / 1.5, 0.02);
   EXPECT_TRUE(fit.bandwidth_relative_residuals.empty());
@@ -136,7 +140,8 @@ TEST(OsuPrediction, WorkedLatencyNumber) {
 TEST(OsuPrediction, BandwidthApproachesSegmentBandwidth) {
   // 4 MiB stream: gap = 4194304 / (12.5e9 * 0.92) = 364.74 us >> latency, so
   // osu_bw -> 0.92 * 12.5e9 = 11.5e9 B/s within 1%.
-  EXPECT_NEAR(hm::osu_bw_prediction_bytes_per_s(truth(), kPathLatency, kPathBandwidth, 4 << 20), 11.5e9, 0.01 * 11.5e9);
+  EXPECT_NEAR(hm::osu_bw_prediction_bytes_per_s(truth(), kPathLatency, kPathBandwidth, 4 << 20), 11.5e9,
+              0.01 * 11.5e9);
   EXPECT_NEAR(hm::osu_bibw_prediction_bytes_per_s(truth(), kPathLatency, kPathBandwidth, 4 << 20), 23.0e9,
               0.01 * 23.0e9);
 }
@@ -161,7 +166,8 @@ TEST(ProtocolPresets, Marenostrum4PresetIsTheFitOfThePublishedPoints) {
   }
   EXPECT_EQ(fit.params.send_overhead_s(), 0.0); // no small-message osu_bw point
   // The threshold sits where the two segment lines cross (continuity), within 1 byte.
-  const double a0 = preset.segments(0).latency_factor() * 1e-6, a1 = preset.segments(1).latency_factor() * 1e-6;
+  const double a0 = preset.segments(0).latency_factor() * 1e-6,
+               a1 = preset.segments(1).latency_factor() * 1e-6;
   const double b0 = 1.0 / (12.5e9 * preset.segments(0).bandwidth_factor());
   const double b1 = 1.0 / (12.5e9 * preset.segments(1).bandwidth_factor());
   EXPECT_NEAR((a1 - a0) / (b0 - b1), static_cast<double>(preset.eager_threshold_bytes()), 2.0);
@@ -180,7 +186,7 @@ TEST(ProtocolPresets, BxiV2PresetMatchesPublishedSaturation) {
   EXPECT_EQ(p.eager_threshold_bytes(), 16384); // Open MPI eager -> rendezvous switch
   // Saturation: 12.5 GB/s x 0.88 = 11.0 GB/s published; osu_bw at 4 MiB within 1%
   // (latency 1 us assumed only for the prediction: it is not calibrated).
-  EXPECT_NEAR(hm::osu_bw_prediction_bytes_per_s(p, 1e-6, p.reference_path_bandwidth_bytes_per_s(), 4 << 20), 11.0e9,
-              0.01 * 11.0e9);
+  EXPECT_NEAR(hm::osu_bw_prediction_bytes_per_s(p, 1e-6, p.reference_path_bandwidth_bytes_per_s(), 4 << 20),
+              11.0e9, 0.01 * 11.0e9);
   EXPECT_FALSE(p.has_reference_path_latency_s());
 }

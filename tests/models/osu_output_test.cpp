@@ -23,8 +23,9 @@ std::string error_of(const std::string& text) {
 } // namespace
 
 TEST(OsuOutput, ParsesLatencyInSeconds) {
-  std::istringstream in("# OSU MPI Latency Test v5.6.2\n# Size          Latency (us)\n0                       1.13\n"
-                        "1                       1.12\n8192                    3.60\n");
+  std::istringstream in(
+      "# OSU MPI Latency Test v5.6.2\n# Size          Latency (us)\n0                       1.13\n"
+      "1                       1.12\n8192                    3.60\n");
   const hm::OsuTable t = hm::parse_osu_output(in, "osu.txt");
   EXPECT_EQ(t.kind, hm::OsuKind::Latency);
   EXPECT_EQ(t.title, "OSU MPI Latency Test v5.6.2");

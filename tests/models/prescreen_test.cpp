@@ -16,7 +16,8 @@ TEST(Prescreen, DropsExactlyTheDegradedNodes) {
   const std::vector<int> kept = hm::prescreen(v, 200, 0.1);
   EXPECT_EQ(kept.size(), 180u); // round(0.1 * 200) = 20 dropped
   EXPECT_TRUE(std::is_sorted(kept.begin(), kept.end()));
-  for (int n : kept) EXPECT_FALSE(v.is_degraded(n)) << n;
+  for (int n : kept)
+    EXPECT_FALSE(v.is_degraded(n)) << n;
 }
 
 TEST(Prescreen, RanksNodesByTheirSlowestGpu) {
@@ -29,8 +30,10 @@ TEST(Prescreen, RanksNodesByTheirSlowestGpu) {
   for (int n = 0; n < 50; ++n) {
     const bool is_kept = std::binary_search(kept.begin(), kept.end(), n);
     const double s = hm::node_speed(v, n);
-    if (is_kept) slowest_kept = std::min(slowest_kept, s);
-    else fastest_dropped = std::max(fastest_dropped, s);
+    if (is_kept)
+      slowest_kept = std::min(slowest_kept, s);
+    else
+      fastest_dropped = std::max(fastest_dropped, s);
   }
   EXPECT_LE(fastest_dropped, slowest_kept);
 }

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numbers>
 #include <numeric>
 #include <stdexcept>
 
@@ -28,7 +29,8 @@ struct Moments {
 Moments moments(const std::vector<double>& v) {
   const double mean = std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
   double ss = 0.0;
-  for (double x : v) ss += (x - mean) * (x - mean);
+  for (double x : v)
+    ss += (x - mean) * (x - mean);
   return {mean, std::sqrt(ss / static_cast<double>(v.size() - 1)) / mean};
 }
 
@@ -39,7 +41,8 @@ TEST(Variability, SameSeedGivesSameFactors) {
   const hm::Variability b(params(0.05, 0.02), 500, 6, 42, "");
   EXPECT_EQ(a.node_factors(), b.node_factors()); // bit-identical
   for (int n = 0; n < 500; n += 37)
-    for (int g = 0; g < 6; ++g) EXPECT_EQ(a.gpu_factor(n, g), b.gpu_factor(n, g));
+    for (int g = 0; g < 6; ++g)
+      EXPECT_EQ(a.gpu_factor(n, g), b.gpu_factor(n, g));
 }
 
 TEST(Variability, DifferentSeedGivesDifferentFactors) {
@@ -68,7 +71,8 @@ TEST(Variability, NodeFactorsHaveMeanOneAndTheRequestedCv) {
 
 TEST(Variability, GpuFactorIncludesNodeFactor) {
   const hm::Variability v(params(0.1, 0.0), 50, 4, 5, "");
-  for (int n = 0; n < 50; ++n) EXPECT_EQ(v.gpu_factor(n, 3), v.node_factor(n));
+  for (int n = 0; n < 50; ++n)
+    EXPECT_EQ(v.gpu_factor(n, 3), v.node_factor(n));
 }
 
 TEST(Variability, ChangingGpuCvLeavesNodeFactorsUnchanged) {
@@ -109,11 +113,13 @@ TEST(Variability, JitterHasMeanOne) {
   ASSERT_TRUE(v.has_jitter());
   std::mt19937_64 rng(123);
   std::vector<double> draws;
-  for (int i = 0; i < 20000; ++i) draws.push_back(v.kernel_jitter(rng));
+  for (int i = 0; i < 20000; ++i)
+    draws.push_back(v.kernel_jitter(rng));
   const Moments m = moments(draws);
   EXPECT_NEAR(m.mean, 1.0, 3e-3); // 0.1/sqrt(2e4) = 7e-4 standard error, ~4 sigma
   EXPECT_NEAR(m.cv, 0.1, 5e-3);
-  for (double d : draws) EXPECT_GT(d, 0.0);
+  for (double d : draws)
+    EXPECT_GT(d, 0.0);
 }
 
 TEST(Variability, NoJitterDrawsNothing) {
@@ -203,17 +209,20 @@ TEST(RandomDraws, StandardNormalIsBoxMullerOfTwoDraws) {
   std::mt19937_64 a(2024), b(2024);
   const double u1 = (static_cast<double>(b() >> 11) + 1.0) * 0x1.0p-53;
   const double u2 = (static_cast<double>(b() >> 11) + 1.0) * 0x1.0p-53;
-  EXPECT_DOUBLE_EQ(hm::standard_normal(a), std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2));
+  EXPECT_DOUBLE_EQ(hm::standard_normal(a),
+                   std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2));
 }
 
 TEST(RandomDraws, StandardNormalMoments) {
   // 100,000 draws: mean within 0.015 (~5 standard errors of 0.0032), variance within 0.02.
   std::mt19937_64 rng(77);
   std::vector<double> z;
-  for (int i = 0; i < 100000; ++i) z.push_back(hm::standard_normal(rng));
+  for (int i = 0; i < 100000; ++i)
+    z.push_back(hm::standard_normal(rng));
   const double mean = std::accumulate(z.begin(), z.end(), 0.0) / 1e5;
   double var = 0.0;
-  for (double x : z) var += (x - mean) * (x - mean);
+  for (double x : z)
+    var += (x - mean) * (x - mean);
   EXPECT_NEAR(mean, 0.0, 0.015);
   EXPECT_NEAR(var / (1e5 - 1), 1.0, 0.02);
 }
@@ -221,6 +230,8 @@ TEST(RandomDraws, StandardNormalMoments) {
 TEST(RandomDraws, UniformIndexStaysInRange) {
   std::mt19937_64 rng(1);
   std::vector<int> counts(7, 0);
-  for (int i = 0; i < 7000; ++i) ++counts[hm::uniform_index(rng, 7)];
-  for (int c : counts) EXPECT_NEAR(c, 1000, 150); // binomial sd ~ 29: 5 sigma
+  for (int i = 0; i < 7000; ++i)
+    ++counts[hm::uniform_index(rng, 7)];
+  for (int c : counts)
+    EXPECT_NEAR(c, 1000, 150); // binomial sd ~ 29: 5 sigma
 }

@@ -27,7 +27,8 @@ TEST(Numroc, CountsSumToN) {
   for (std::int64_t n : {0, 1, 17, 384, 1000})
     for (int procs : {1, 3, 7}) {
       std::int64_t sum = 0;
-      for (int p = 0; p < procs; ++p) sum += numroc(n, 5, p, procs);
+      for (int p = 0; p < procs; ++p)
+        sum += numroc(n, 5, p, procs);
       EXPECT_EQ(sum, n) << "n=" << n << " procs=" << procs;
     }
 }

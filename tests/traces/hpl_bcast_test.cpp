@@ -16,8 +16,8 @@ std::vector<Msg> of(HplConfig::Bcast v, int me, int root, int size, std::int64_t
   return flat(p);
 }
 
-constexpr std::int64_t kLen = 1000;        // doubles
-constexpr std::int64_t kBytes = kLen * 8;  // every ring message carries the whole panel
+constexpr std::int64_t kLen = 1000;       // doubles
+constexpr std::int64_t kBytes = kLen * 8; // every ring message carries the whole panel
 
 } // namespace
 
@@ -98,7 +98,7 @@ TEST(BlongBcast, SendsEmptyMessagesWhenThePanelIsShorterThanTheRow) {
   const auto p2 = of(HplConfig::Bcast::Blong, 2, 0, 4, 3);
   ASSERT_GE(p2.size(), 2u);
   EXPECT_EQ(p2[0], R(0, 8)); // subtree {2, 3}: chunks 2 + 3 = 1 + 0 doubles
-  EXPECT_EQ(p2[1], S(3, 0));  // chunk 3 alone: empty, still sent
+  EXPECT_EQ(p2[1], S(3, 0)); // chunk 3 alone: empty, still sent
 }
 
 TEST(BlongModifiedBcast, SendsWholePanelToNextOwnerThenScatterRollsAmongTheRest) {
@@ -110,8 +110,10 @@ TEST(BlongModifiedBcast, SendsWholePanelToNextOwnerThenScatterRollsAmongTheRest)
   EXPECT_EQ(of(HplConfig::Bcast::BlongM, 0, 0, 4, 10),
             (std::vector<Msg>{S(1, 80), S(3, 32), S(2, 24), Y(2, 24, 24), Y(3, 24, 32)}));
   EXPECT_EQ(of(HplConfig::Bcast::BlongM, 1, 0, 4, 10), (std::vector<Msg>{R(0, 80)}));
-  EXPECT_EQ(of(HplConfig::Bcast::BlongM, 2, 0, 4, 10), (std::vector<Msg>{R(0, 24), Y(0, 24, 24), Y(3, 24, 32)}));
-  EXPECT_EQ(of(HplConfig::Bcast::BlongM, 3, 0, 4, 10), (std::vector<Msg>{R(0, 32), Y(0, 32, 24), Y(2, 32, 24)}));
+  EXPECT_EQ(of(HplConfig::Bcast::BlongM, 2, 0, 4, 10),
+            (std::vector<Msg>{R(0, 24), Y(0, 24, 24), Y(3, 24, 32)}));
+  EXPECT_EQ(of(HplConfig::Bcast::BlongM, 3, 0, 4, 10),
+            (std::vector<Msg>{R(0, 32), Y(0, 32, 24), Y(2, 32, 24)}));
 }
 
 TEST(BcastPattern, IsEmptyForOneColumn) {

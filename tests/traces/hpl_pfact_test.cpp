@@ -39,8 +39,8 @@ TEST(PivotExchange, SixRowsFoldTheTwoExtraRows) {
   //  rows 0..3: the P = 4 exchange
   //  rows 4 -> 5: the diagonal row (80), binomial tree among the extra rows
   //  0 -> 4, 1 -> 5: the final WORK (112)
-  EXPECT_EQ(pivots(0, 0, 6, 10),
-            (std::vector<Msg>{X(4, kDiag, kWork), X(1, kWorkDiag, kWork), X(2, kWorkDiag, kWork), S(4, kWork)}));
+  EXPECT_EQ(pivots(0, 0, 6, 10), (std::vector<Msg>{X(4, kDiag, kWork), X(1, kWorkDiag, kWork),
+                                                   X(2, kWorkDiag, kWork), S(4, kWork)}));
   EXPECT_EQ(pivots(1, 0, 6, 10),
             (std::vector<Msg>{X(5, 0, kWork), X(0, kWork, kWorkDiag), X(3, kWorkDiag, kWork), S(5, kWork)}));
   EXPECT_EQ(pivots(2, 0, 6, 10), (std::vector<Msg>{X(3, kWork, kWork), X(0, kWork, kWorkDiag)}));
@@ -52,8 +52,8 @@ TEST(PivotExchange, SixRowsFoldTheTwoExtraRows) {
 
 TEST(PivotExchange, IsRelativeToThePanelRow) {
   // P = 6 with the panel on row 2: distances shift, row 2 plays distance 0.
-  EXPECT_EQ(pivots(2, 2, 6, 10),
-            (std::vector<Msg>{X(0, kDiag, kWork), X(3, kWorkDiag, kWork), X(4, kWorkDiag, kWork), S(0, kWork)}));
+  EXPECT_EQ(pivots(2, 2, 6, 10), (std::vector<Msg>{X(0, kDiag, kWork), X(3, kWorkDiag, kWork),
+                                                   X(4, kWorkDiag, kWork), S(0, kWork)}));
 }
 
 TEST(PivotExchange, OneRowHasNoMessages) {
@@ -70,7 +70,8 @@ struct C {
 std::vector<C> computes(const RankProgram& prog) {
   std::vector<C> out;
   for (const Op& op : prog.ops())
-    if (op.has_compute()) out.push_back({op.compute().kernel(), op.compute().m(), op.compute().n(), op.compute().k()});
+    if (op.has_compute())
+      out.push_back({op.compute().kernel(), op.compute().m(), op.compute().n(), op.compute().k()});
   return out;
 }
 } // namespace

@@ -14,7 +14,8 @@ using namespace hplsim::traces;
 namespace {
 
 // (from rank, to rank, bytes) of every send of the solve.
-std::multiset<std::tuple<int, int, std::int64_t>> solve_sends(const ProcessGrid& g, std::int64_t n, std::int64_t nb) {
+std::multiset<std::tuple<int, int, std::int64_t>> solve_sends(const ProcessGrid& g, std::int64_t n,
+                                                              std::int64_t nb) {
   std::multiset<std::tuple<int, int, std::int64_t>> out;
   for (int r = 0; r < g.size(); ++r) {
     RankProgram prog;

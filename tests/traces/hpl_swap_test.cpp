@@ -136,5 +136,6 @@ TEST(SpreadRollSwap, SegmentsTileTheUBlockInPositionOrder) {
   EXPECT_EQ(s.segment_begin.front(), 0);
   EXPECT_EQ(s.segment_begin.back(), 10);
   for (int pos = 0; pos < 8; ++pos)
-    EXPECT_EQ(s.segment_rows(pos), s.pivots[static_cast<std::size_t>(s.ipmap[static_cast<std::size_t>(pos)])]);
+    EXPECT_EQ(s.segment_rows(pos),
+              s.pivots[static_cast<std::size_t>(s.ipmap[static_cast<std::size_t>(pos)])]);
 }

@@ -37,10 +37,18 @@ inline std::vector<Msg> flat(const Pattern& p) {
   return out;
 }
 
-inline Msg S(int peer, std::int64_t bytes) { return {'S', peer, bytes, 0}; }
-inline Msg R(int peer, std::int64_t bytes) { return {'R', peer, 0, bytes}; }
-inline Msg X(int peer, std::int64_t send, std::int64_t recv) { return {'X', peer, send, recv}; }
-inline Msg Y(int peer, std::int64_t send, std::int64_t recv) { return {'Y', peer, send, recv}; }
+inline Msg S(int peer, std::int64_t bytes) {
+  return {'S', peer, bytes, 0};
+}
+inline Msg R(int peer, std::int64_t bytes) {
+  return {'R', peer, 0, bytes};
+}
+inline Msg X(int peer, std::int64_t send, std::int64_t recv) {
+  return {'X', peer, send, recv};
+}
+inline Msg Y(int peer, std::int64_t send, std::int64_t recv) {
+  return {'Y', peer, send, recv};
+}
 
 struct PhaseStats {
   std::int64_t sends = 0, send_bytes = 0, computes = 0, copies = 0, copy_bytes = 0;

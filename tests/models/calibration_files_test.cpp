@@ -1,0 +1,159 @@
+// The shipped calibration records (models/calibrations/*.textproto): they load
+// and validate, carry the published figures they cite, and the workstation one
+// is reproducible from its CSV.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "models/calibration_io.hpp"
+#include "models/kernel_fit.hpp"
+#include "models/kernel_model.hpp"
+#include "test_files.hpp"
+
+namespace hm = hplsim::models;
+using hplsim::models::testing::source_path;
+
+namespace {
+
+std::map<std::string, hm::KernelParams> by_name(const hm::KernelCalibration& c) {
+  std::map<std::string, hm::KernelParams> out;
+  for (const auto& k : c.kernels())
+    out[k.name()] = k;
+  return out;
+}
+
+const char* const kKernelFiles[] = {"aurora-node.textproto", "aurora-node-noamx.textproto",
+                                    "cpu-workstation.textproto"};
+const char* const kProtocolFiles[] = {"marenostrum4-opa.textproto", "bxi-v2.textproto"};
+
+} // namespace
+
+TEST(CalibrationFiles, EveryShippedFileLoadsAndValidates) {
+  // Every .textproto of the folder, including ones written later by `hplsim
+  // calibrate`: protocol presets by name, everything else as a KernelCalibration.
+  const std::set<std::string> protocol(std::begin(kProtocolFiles), std::end(kProtocolFiles));
+  std::set<std::string> seen;
+  for (const auto& e : std::filesystem::directory_iterator(source_path("models/calibrations"))) {
+    if (e.path().extension() != ".textproto") continue;
+    const std::string name = e.path().filename().string();
+    seen.insert(name);
+    if (protocol.count(name)) {
+      EXPECT_NO_THROW(hm::load_protocol_params(e.path().string())) << name;
+    } else {
+      EXPECT_NO_THROW(hm::load_kernel_calibration(e.path().string())) << name;
+    }
+  }
+  for (const char* f : kKernelFiles)
+    EXPECT_TRUE(seen.count(f)) << f << " missing";
+  for (const char* f : kProtocolFiles)
+    EXPECT_TRUE(seen.count(f)) << f << " missing";
+}
+
+TEST(CalibrationFiles, LoaderNamesFileLineAndColumnOfUnknownField) {
+  const std::string path =
+      hplsim::models::testing::write_scratch_file(".textproto", "date: \"x\"\nbogus: 1\n");
+  try {
+    hm::load_kernel_calibration(path);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    // Protobuf's tokenizer points just past the field name (column 6, 1-based).
+    EXPECT_NE(std::string(e.what()).find(path + ":2:6:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("bogus"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CalibrationFiles, LoaderNamesInvalidRecord) {
+  const std::string path = hplsim::models::testing::write_scratch_file(
+      ".textproto", "kernels { name: \"cpu.gemm.fp64\" peak_flops_per_s: 1e9 max_efficiency: 2 }\n");
+  try {
+    hm::load_kernel_calibration(path);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("kernels[0] ('cpu.gemm.fp64'): max_efficiency"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(AuroraCalibration, GpuFp64PeaksAddUpToThePublishedNodePeak) {
+  const auto k =
+      by_name(hm::load_kernel_calibration(source_path("models/calibrations/aurora-node.textproto")));
+  // Aurora paper (arXiv 2604.09517): 145 TFLOP/s FP64 per node over 6 GPUs; record has 6 digits.
+  EXPECT_NEAR(6.0 * k.at("gpu.gemm.fp64").peak_flops_per_s(), 145e12, 1e-5 * 145e12);
+  // Intel Max 1550 spec: XMX BF16 = 16 x FP64 vector.
+  EXPECT_NEAR(k.at("gpu.gemm.bf16").peak_flops_per_s() / k.at("gpu.gemm.fp64").peak_flops_per_s(), 16.0,
+              1e-4);
+}
+
+TEST(AuroraCalibration, HasEveryRecordAnHplRunOnGpusUses) {
+  const hm::KernelModels models(
+      hm::load_kernel_calibration(source_path("models/calibrations/aurora-node.textproto")));
+  for (const char* r : {"gpu.gemm.fp64", "gpu.trsm.fp64", "gpu.laswp.fp64", "cpu.pfact.fp64", "cpu.trsm.fp64",
+                        "cpu.gemm.fp64", "cpu.idamax.fp64", "cpu.laswp.fp64", "cpu.gemv.fp64",
+                        "cpu.trsv.fp64", "gpu.gemm.bf16", "cpu.gemm.bf16", "cpu.getrf.fp32"})
+    EXPECT_TRUE(models.has(r)) << r;
+}
+
+TEST(AuroraCalibration, OnlyTheTunedEfficienciesAreProvisional) {
+  const auto c = hm::load_kernel_calibration(source_path("models/calibrations/aurora-node.textproto"));
+  std::set<std::string> provisional;
+  for (const auto& k : c.kernels())
+    if (k.provisional()) provisional.insert(k.name());
+  EXPECT_EQ(provisional, (std::set<std::string>{"gpu.gemm.fp64", "gpu.gemm.bf16"}));
+}
+
+TEST(AuroraCalibration, NoAmxFileDiffersOnlyInCpuBf16Gemm) {
+  const auto on = hm::load_kernel_calibration(source_path("models/calibrations/aurora-node.textproto"));
+  const auto off =
+      hm::load_kernel_calibration(source_path("models/calibrations/aurora-node-noamx.textproto"));
+  EXPECT_TRUE(on.amx());
+  EXPECT_FALSE(off.amx());
+  const auto a = by_name(on), b = by_name(off);
+  ASSERT_EQ(a.size(), b.size());
+  for (const auto& [name, rec] : a) {
+    ASSERT_TRUE(b.count(name)) << name;
+    if (name == "cpu.gemm.bf16") continue;
+    EXPECT_EQ(rec.SerializeAsString(), b.at(name).SerializeAsString()) << name;
+  }
+  // AMX TMUL 1024 vs AVX512-BF16 128 BF16 flop/cycle/core: peaks differ by 8x.
+  EXPECT_NEAR(a.at("cpu.gemm.bf16").peak_flops_per_s() / b.at("cpu.gemm.bf16").peak_flops_per_s(), 8.0,
+              1e-12);
+}
+
+TEST(AuroraCalibration, AmxBf16GemmWorkedNumber) {
+  // cpu.gemm.bf16 with AMX: P = 2.048e12, e = 0.5, h = 256, o = 2e-6.
+  // 1536 x 1536 x 1536 (MxP's NB): s = 1536, eff = 0.5 * 1536/1792 = 0.428571,
+  // t = 2e-6 + 2 * 1536^3 / (2.048e12 * 0.428571) = 2e-6 + 8.2575e-3 = 8.2595e-3 s.
+  const hm::KernelModels models(
+      hm::load_kernel_calibration(source_path("models/calibrations/aurora-node.textproto")));
+  const hm::KernelShape s{
+      hplsim::traces::KERNEL_GEMM, hplsim::traces::CPU, hplsim::traces::BF16, 1536, 1536, 1536};
+  EXPECT_NEAR(models.seconds(s), 8.2595e-3, 1e-7);
+}
+
+TEST(WorkstationCalibration, IsTheFitOfItsShippedSamples) {
+  // Re-fitting models/calibrations/cpu-workstation.csv with the record's peak
+  // must give the shipped records (the fit is deterministic; text format keeps
+  // doubles exactly): relative 1e-12.
+  const auto shipped =
+      by_name(hm::load_kernel_calibration(source_path("models/calibrations/cpu-workstation.textproto")));
+  const double peak = shipped.at("cpu.gemm.fp64").peak_flops_per_s();
+  const auto refit = by_name(
+      hm::fit_kernels_csv(source_path("models/calibrations/cpu-workstation.csv"), {{"cpu.fp64", peak}}));
+  ASSERT_EQ(refit.size(), shipped.size());
+  for (const auto& [name, rec] : shipped) {
+    const auto& r = refit.at(name);
+    EXPECT_NEAR(r.max_efficiency(), rec.max_efficiency(), 1e-12) << name;
+    EXPECT_NEAR(r.half_efficiency_size(), rec.half_efficiency_size(),
+                1e-12 * (1.0 + rec.half_efficiency_size()));
+    EXPECT_NEAR(r.launch_overhead_s(), rec.launch_overhead_s(), 1e-18) << name;
+    EXPECT_NEAR(r.memory_bandwidth_bytes_per_s(), rec.memory_bandwidth_bytes_per_s(),
+                1e-12 * rec.memory_bandwidth_bytes_per_s())
+        << name;
+  }
+  // The compute-bound records the lead prices HPL's CPU phases with fit this box within 15% rms.
+  for (const char* r : {"cpu.gemm.fp64", "cpu.trsm.fp64", "cpu.pfact.fp64", "cpu.getrf.fp64"})
+    EXPECT_LT(std::stod(shipped.at(r).source().substr(shipped.at(r).source().find("residual ") + 9)), 0.15)
+        << r;
+}

@@ -1,0 +1,220 @@
+// Replay of hand-written schedules on tiny platforms, against closed forms.
+// SimGrid allows one engine per process, so every simulation runs in a forked
+// child (tests/sim/isolated.hpp) and reports its numbers back.
+#include <gtest/gtest.h>
+
+#include "models/kernel_model.hpp"
+#include "sim/platform.hpp"
+#include "sim/replay.hpp"
+#include "sim/simulation.hpp"
+#include "tests/sim/isolated.hpp"
+#include "topologies/fat_tree.hpp"
+
+namespace hplsim::sim {
+namespace {
+
+// Two leaves, one spine, one node per leaf, 2 NICs per node: node 0 -> node 1
+// crosses NIC up, leaf0->spine, spine->leaf1, NIC down (4 links, 3 switches).
+constexpr double kLinkLatency = 1e-6;
+constexpr double kSwitchLatency = 0.5e-6;
+constexpr double kNicBw = 10e9;
+constexpr double kFabricBw = 40e9;
+
+topo::FatTreeParams tiny_tree() {
+  topo::FatTreeParams p;
+  p.leaf_switches = 2;
+  p.spine_switches = 1;
+  p.endpoint_ports_per_leaf = 2;
+  p.nics_per_node = 2;
+  p.link_bandwidth_bytes_per_s = kFabricBw;
+  p.nic_bandwidth_bytes_per_s = kNicBw;
+  p.link_latency_s = kLinkLatency;
+  p.switch_latency_s = kSwitchLatency;
+  return p;
+}
+
+PlatformSpec tiny_spec(const topo::Topology& t, int ranks_per_node, int gpus_per_rank) {
+  PlatformSpec s;
+  s.topology = &t;
+  s.node_map = {0, 1};
+  s.ranks_per_node = ranks_per_node;
+  s.gpus_per_rank = gpus_per_rank;
+  s.sockets = 1;
+  s.nics_per_socket = 2;
+  s.pcie_bandwidth_bytes_per_s = 50e9;
+  s.pcie_latency_s = 2e-6;
+  s.shm_bandwidth_bytes_per_s = 20e9;
+  s.shm_latency_s = 0.3e-6;
+  // A 1 x R grid: every peer is a row peer.
+  s.rank_row = [](int) { return 0; };
+  s.rank_col = [](int r) { return r; };
+  return s;
+}
+
+models::KernelCalibration ideal_gpu() {
+  models::KernelCalibration c;
+  auto* g = c.add_kernels();
+  g->set_name("gpu.gemm.fp64");
+  g->set_peak_flops_per_s(1e12);
+  g->set_max_efficiency(1.0);
+  g->set_half_efficiency_size(0.0);
+  g->set_launch_overhead_s(0.0);
+  auto* cpu = c.add_kernels();
+  cpu->set_name("cpu.gemm.fp64");
+  cpu->set_peak_flops_per_s(1e10);
+  cpu->set_max_efficiency(1.0);
+  cpu->set_half_efficiency_size(0.0);
+  cpu->set_launch_overhead_s(0.0);
+  return c;
+}
+
+traces::Op op_send(int peer, std::int64_t bytes, std::uint32_t tag = 0) {
+  traces::Op op;
+  auto* s = op.mutable_send();
+  s->set_peer(peer);
+  s->set_bytes(bytes);
+  s->set_phase(traces::BCAST);
+  if (tag) s->set_async_tag(tag);
+  return op;
+}
+traces::Op op_recv(int peer, std::int64_t bytes, std::uint32_t tag = 0) {
+  traces::Op op;
+  auto* r = op.mutable_recv();
+  r->set_peer(peer);
+  r->set_bytes(bytes);
+  r->set_phase(traces::BCAST);
+  if (tag) r->set_async_tag(tag);
+  return op;
+}
+traces::Op op_gemm(traces::Resource res, std::int64_t m, std::int64_t n, std::int64_t k, std::uint32_t tag = 0) {
+  traces::Op op;
+  auto* c = op.mutable_compute();
+  c->set_kernel(traces::KERNEL_GEMM);
+  c->set_resource(res);
+  c->set_m(m);
+  c->set_n(n);
+  c->set_k(k);
+  c->set_phase(traces::GEMM);
+  if (tag) c->set_async_tag(tag);
+  return op;
+}
+traces::Op op_wait(std::uint32_t tag) {
+  traces::Op op;
+  op.mutable_wait()->set_async_tag(tag);
+  return op;
+}
+traces::Op op_copy(traces::Copy::Direction d, std::int64_t bytes) {
+  traces::Op op;
+  op.mutable_copy()->set_direction(d);
+  op.mutable_copy()->set_bytes(bytes);
+  op.mutable_copy()->set_phase(traces::SWAP);
+  return op;
+}
+
+// Runs one step whose programs are given per rank; returns the makespan and the
+// step's phase times (flattened: makespan, then kPhaseCount phases).
+std::vector<double> run_programs(int ranks_per_node, int gpus_per_rank,
+                                 const std::vector<std::vector<traces::Op>>& programs) {
+  return run_isolated([&]() {
+    auto engine = create_engine();
+    const topo::FatTreeTopology tree(tiny_tree());
+    Platform platform(tiny_spec(tree, ranks_per_node, gpus_per_rank));
+    const models::KernelModels kernels(ideal_gpu());
+    StepSource source = [&](std::int64_t k, traces::StepSchedule& out) {
+      out.set_step(k);
+      if (k != 0) return;
+      for (std::size_t r = 0; r < programs.size(); ++r) {
+        auto* p = out.add_ranks();
+        p->set_rank(static_cast<int>(r));
+        for (const auto& op : programs[r]) *p->add_ops() = op;
+      }
+    };
+    ReplayOptions ro;
+    ro.steps = 1;
+    ro.n = 1;
+    ro.nb = 1;
+    ro.step_list = {0};
+    Replay replay(platform, kernels, nullptr, source, ro);
+    replay.start();
+    engine->run();
+    std::vector<double> out = {replay.makespan_s()};
+    for (double p : replay.records().at(0).phase_s) out.push_back(p);
+    out.push_back(static_cast<double>(replay.finished_ranks()));
+    return out;
+  });
+}
+
+TEST(Replay, OneMessageTakesLatencyPlusSizeOverBottleneck) {
+  // 4 links x 1 us + 3 switches x 0.5 us = 5.5 us, then 1e6 B / 10 GB/s (NIC
+  // bottleneck) = 100 us: 105.5 us.
+  const auto r = run_programs(1, 0, {{op_send(1, 1'000'000)}, {op_recv(0, 1'000'000)}});
+  EXPECT_NEAR(r[0], 105.5e-6, 1e-9);
+}
+
+TEST(Replay, GpuGemmTakesTheKernelModelTime) {
+  // 2 x 1000 x 1000 x 1000 flops at 1e12 flop/s = 2 ms.
+  const auto r = run_programs(1, 1, {{op_gemm(traces::GPU, 1000, 1000, 1000)}, {}});
+  EXPECT_NEAR(r[0], 2e-3, 1e-9);
+  EXPECT_NEAR(r[1 + static_cast<int>(PhaseId::Gemm)], 2e-3, 1e-9);
+}
+
+TEST(Replay, ConcurrentKernelsShareTheGpu) {
+  // Two async 2 ms GEMMs on one GPU share it: both end at 4 ms.
+  const auto r = run_programs(1, 1,
+                              {{op_gemm(traces::GPU, 1000, 1000, 1000, 1), op_gemm(traces::GPU, 1000, 1000, 1000, 2),
+                                op_wait(1), op_wait(2)},
+                               {}});
+  EXPECT_NEAR(r[0], 4e-3, 1e-9);
+}
+
+TEST(Replay, CpuWorkOverlapsAnAsyncGpuKernel) {
+  // GPU GEMM 2 ms async while the CPU runs 2e7 flops at 1e10 = 2 ms: 2 ms total.
+  const auto r = run_programs(
+      1, 1, {{op_gemm(traces::GPU, 1000, 1000, 1000, 1), op_gemm(traces::CPU, 100, 100, 1000), op_wait(1)}, {}});
+  EXPECT_NEAR(r[0], 2e-3, 1e-9);
+}
+
+TEST(Replay, TwoFlowsShareTheNic) {
+  // Ranks 0 and 1 on node 0 (2 ranks per node) both send 1e6 B to ranks 2 and 3.
+  // With a 1 x 4 grid all peers are row peers: phase-specific mapping hashes
+  // each pair over NIC 1 of the single socket (nics_per_socket 2: NIC0 is for
+  // column traffic), so both flows share one 10 GB/s NIC: 2e6 B / 10 GB/s =
+  // 200 us + 5.5 us latency.
+  const auto r = run_programs(2, 0,
+                              {{op_send(2, 1'000'000)},
+                               {op_send(3, 1'000'000)},
+                               {op_recv(0, 1'000'000)},
+                               {op_recv(1, 1'000'000)}});
+  EXPECT_NEAR(r[0], 205.5e-6, 1e-9);
+}
+
+TEST(Replay, CopiesCrossPcie) {
+  // D2H of 1e6 B over a 50 GB/s, 2 us PCIe link: 2 us + 20 us.
+  const auto r = run_programs(1, 1, {{op_copy(traces::Copy::D2H, 1'000'000)}, {}});
+  EXPECT_NEAR(r[0], 22e-6, 1e-9);
+}
+
+TEST(Replay, IntraNodeMessagesUseSharedMemory) {
+  // Same node: 0.3 us + 1e6 B / 20 GB/s = 50.3 us.
+  const auto r = run_programs(2, 0, {{op_send(1, 1'000'000)}, {op_recv(0, 1'000'000)}, {}, {}});
+  EXPECT_NEAR(r[0], 50.3e-6, 1e-9);
+}
+
+TEST(Replay, AsyncExchangeDoesNotDeadlock) {
+  // HPL_sdrv pattern on both sides: Irecv, blocking send, wait. Both messages
+  // travel at once over full-duplex links: 105.5 us.
+  const auto r = run_programs(1, 0,
+                              {{op_recv(1, 1'000'000, 1), op_send(1, 1'000'000), op_wait(1)},
+                               {op_recv(0, 1'000'000, 1), op_send(0, 1'000'000), op_wait(1)}});
+  EXPECT_NEAR(r[0], 105.5e-6, 1e-9);
+  EXPECT_EQ(r.back(), 2.0);
+}
+
+TEST(Replay, UnmatchedReceiveIsReportedAsUnfinished) {
+  // Rank 1 waits for a message nobody sends: the replay ends with one rank unfinished.
+  const auto r = run_programs(1, 0, {{}, {op_recv(0, 8)}});
+  EXPECT_EQ(r.back(), 1.0);
+}
+
+}  // namespace
+}  // namespace hplsim::sim

@@ -1,0 +1,247 @@
+#include "traces/mxp_generator.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+#include <stdexcept>
+#include <tuple>
+
+#include "pattern_util.hpp"
+#include "traces/schedule_validator.hpp"
+
+using namespace hplsim::traces;
+using namespace hplsim::traces::test;
+
+namespace {
+
+MxpConfig small_mxp() {
+  MxpConfig c;
+  c.n = 96;
+  c.nb = 16;
+  c.p = 3;
+  c.q = 4;
+  c.refinement_iterations = 2;
+  c.bcast_chunk_bytes = 1024;
+  return c;
+}
+
+ValidationReport validate_all(const MxpScheduleGenerator& g) {
+  std::vector<StepSchedule> steps(static_cast<std::size_t>(g.steps() + 1));
+  std::vector<const StepSchedule*> window;
+  for (std::int64_t k = 0; k <= g.steps(); ++k) {
+    g.step(k, steps[static_cast<std::size_t>(k)]);
+    window.push_back(&steps[static_cast<std::size_t>(k)]);
+  }
+  ValidationOptions o;
+  o.tags_within_step = true;
+  return validate_schedule(g.grid().size(), window, o);
+}
+
+std::multiset<std::tuple<int, int, std::int64_t>> sends_of(const StepSchedule& s) {
+  std::multiset<std::tuple<int, int, std::int64_t>> out;
+  for (const RankProgram& r : s.ranks())
+    for (const Op& op : r.ops())
+      if (op.has_send()) out.emplace(r.rank(), op.send().peer(), op.send().bytes());
+  return out;
+}
+
+} // namespace
+
+TEST(MxpGenerator, EveryBroadcastAndDepthIsConsistent) {
+  for (auto bcast : {HplConfig::Bcast::OneRing, HplConfig::Bcast::OneRingM, HplConfig::Bcast::TwoRing,
+                     HplConfig::Bcast::TwoRingM, HplConfig::Bcast::Blong, HplConfig::Bcast::BlongM})
+    for (int depth : {0, 1}) {
+      MxpConfig c = small_mxp();
+      c.bcast = bcast;
+      c.depth = depth;
+      const ValidationReport r = validate_all(MxpScheduleGenerator(c));
+      EXPECT_TRUE(r.ok()) << to_string(bcast) << " depth " << depth << ": " << r.summary();
+    }
+}
+
+TEST(MxpGenerator, ExecutionOptionsAreConsistent) {
+  // Several GPUs per rank, CPU panels, host staging, GMRES, column-major, non-power-of-two grids.
+  for (int variant = 0; variant < 6; ++variant) {
+    MxpConfig c = small_mxp();
+    c.gpus_per_rank = variant % 2 == 0 ? 3 : 1;
+    c.panel_resource = variant % 3 == 1 ? CPU : GPU;
+    c.host_staged = variant >= 3;
+    c.refinement = variant % 2 == 1 ? MxpConfig::Refinement::Gmres : MxpConfig::Refinement::Classical;
+    c.column_major = variant == 4;
+    c.p = variant == 5 ? 5 : 3;
+    c.q = variant == 5 ? 1 : 4;
+    const ValidationReport r = validate_all(MxpScheduleGenerator(c));
+    EXPECT_TRUE(r.ok()) << "variant " << variant << ": " << r.summary();
+  }
+}
+
+TEST(MxpGenerator, StepMessagesByHand) {
+  // N = 64, NB = 16, 2 x 2, BF16, 1ring, whole messages, step 1 (panel [16, 32),
+  // diagonal block on (1, 1) = rank 3). Rows below it, [32, 64): block 2 on row 0,
+  // block 3 on row 1 (16 each); columns right of it likewise 16 per process column.
+  //  diagonal block, FP32: 16*16*4 = 1024 B along row 1 (3 -> 2) and column 1 (3 -> 1)
+  //  L panels, 16 rows x 16 x 2 B = 512 B along each row from column 1: 1 -> 0, 3 -> 2
+  //  U panels, 16 x 16 columns x 2 B = 512 B along each column from row 1: 2 -> 0, 3 -> 1
+  MxpConfig c;
+  c.n = 64;
+  c.nb = 16;
+  c.p = 2;
+  c.q = 2;
+  c.refinement_iterations = 1;
+  c.bcast_chunk_bytes = 0;
+  const MxpScheduleGenerator g(c);
+  StepSchedule s;
+  g.step(1, s);
+  const std::multiset<std::tuple<int, int, std::int64_t>> expected = {
+      {3, 2, 1024}, {3, 1, 1024}, {1, 0, 512}, {3, 2, 512}, {2, 0, 512}, {3, 1, 512}};
+  EXPECT_EQ(sends_of(s), expected);
+  // Rank 0 only updates its trailing block (16 x 16 x 16 with panel 0, BF16 on GPU 0)
+  // and receives L and U.
+  const RankProgram* r0 = program_of(s, 0);
+  ASSERT_NE(r0, nullptr);
+  ASSERT_TRUE(r0->ops(0).has_compute());
+  const Compute& gemm = r0->ops(0).compute();
+  EXPECT_EQ(gemm.kernel(), KERNEL_GEMM);
+  EXPECT_EQ(gemm.precision(), BF16);
+  EXPECT_EQ(gemm.device(), 0);
+  EXPECT_TRUE(gemm.has_async_tag());
+  EXPECT_EQ(std::make_tuple(gemm.m(), gemm.n(), gemm.k()), std::make_tuple(16, 16, 16));
+  // The diagonal block's owner factors it in FP32.
+  bool getrf = false;
+  for (const Op& op : program_of(s, 3)->ops())
+    getrf |=
+        op.has_compute() && op.compute().kernel() == KERNEL_GETRF_DIAG && op.compute().precision() == FP32;
+  EXPECT_TRUE(getrf);
+}
+
+TEST(MxpGenerator, RingBroadcastsArePipelinedInChunks) {
+  // Same step with 256-byte chunks: the two 1024 B diagonal messages become 4
+  // chunks each, the four 512 B panel messages 2 each: 8 + 8 = 16 sends.
+  MxpConfig c;
+  c.n = 64;
+  c.nb = 16;
+  c.p = 2;
+  c.q = 2;
+  c.refinement_iterations = 1;
+  c.bcast_chunk_bytes = 256;
+  const MxpScheduleGenerator g(c);
+  StepSchedule s;
+  g.step(1, s);
+  const auto sends = sends_of(s);
+  EXPECT_EQ(sends.size(), 16u);
+  for (const auto& [from, to, bytes] : sends)
+    EXPECT_EQ(bytes, 256);
+}
+
+TEST(MxpGenerator, TrailingUpdateIsSplitOverTheRanksGpus) {
+  // 1 x 1 grid, N = 160, NB = 16, 3 GPUs: at step 1 the trailing matrix right of
+  // panel 1 has 128 columns: shares 43, 43, 42 on devices 0, 1, 2, each an async GEMM.
+  MxpConfig c;
+  c.n = 160;
+  c.nb = 16;
+  c.gpus_per_rank = 3;
+  c.refinement_iterations = 1;
+  const MxpScheduleGenerator g(c);
+  StepSchedule s;
+  g.step(1, s);
+  std::vector<std::pair<int, std::int64_t>> shares;
+  for (const Op& op : s.ranks(0).ops())
+    if (op.has_compute() && op.compute().kernel() == KERNEL_GEMM && op.compute().has_async_tag())
+      shares.emplace_back(op.compute().device(), op.compute().n());
+  EXPECT_EQ(shares, (std::vector<std::pair<int, std::int64_t>>{{0, 43}, {1, 43}, {2, 42}}));
+}
+
+TEST(MxpGenerator, ClassicalRefinementMessageCount) {
+  // P x Q = 2 x 3, N = 96, NB = 16 (6 blocks; row 0 holds blocks 0, 2, 4 and row 1
+  // blocks 1, 3, 5), per iteration:
+  //  x blocks down the columns (r = b - A x): 6 blocks x (P - 1) = 6
+  //  allreduce of A x along each row (Q = 3: 2 -> 0, 0 <-> 1, 0 -> 2): 4 x 2 rows = 8
+  //  2 norms, each an allreduce along every column (P = 2: 2 messages) x 3: 12
+  //  L solve: 6 column rings of 1 message + partial sums to the next column for
+  //    blocks 0..4 when the row holds rows below the block (row 0: 4, row 1: 5): 15
+  //  U solve: 6 + (row 0: 5, row 1: 4) = 15
+  // 56 per iteration, 112 for 2.
+  MxpConfig c;
+  c.n = 96;
+  c.nb = 16;
+  c.p = 2;
+  c.q = 3;
+  c.refinement_iterations = 2;
+  const MxpScheduleGenerator g(c);
+  StepSchedule s;
+  g.step(g.steps(), s);
+  EXPECT_TRUE(s.final_solve());
+  EXPECT_EQ(sends_of(s).size(), 112u);
+  EXPECT_TRUE(validate_schedule(6, {&s}).ok());
+}
+
+TEST(MxpGenerator, GmresRefinementAddsArnoldiReductions) {
+  // Same grid, GMRES with 2 iterations (hand counts from the classical case:
+  // A-product 14, two solves 30, one reduction 6):
+  //  start: 14 + 30 + 6 = 50; iteration 1: 14 + 30 + 2 x 6 = 56; iteration 2:
+  //  14 + 30 + 3 x 6 = 62; final residual and norm: 14 + 6 = 20. Total 188.
+  MxpConfig c;
+  c.n = 96;
+  c.nb = 16;
+  c.p = 2;
+  c.q = 3;
+  c.refinement_iterations = 2;
+  c.refinement = MxpConfig::Refinement::Gmres;
+  const MxpScheduleGenerator g(c);
+  StepSchedule s;
+  g.step(g.steps(), s);
+  EXPECT_EQ(sends_of(s).size(), 188u);
+}
+
+TEST(MxpGenerator, FlopsHeaderAndErrors) {
+  MxpConfig c = small_mxp();
+  const MxpScheduleGenerator g(c);
+  double sum = 0.0;
+  for (std::int64_t k = 0; k <= g.steps(); ++k)
+    sum += g.step_flops(k);
+  // 2/3 96^3 + 3/2 96^2 = 589824 + 13824 = 603648.
+  EXPECT_NEAR(sum, 603648.0, 1e-6);
+  EXPECT_NEAR(g.total_flops(), 603648.0, 1e-6);
+  const ScheduleHeader h = g.header();
+  EXPECT_EQ(h.benchmark(), HPL_MXP);
+  EXPECT_EQ(h.storage(), BF16);
+  EXPECT_EQ(h.steps(), 6);
+  c.refinement_iterations = 0;
+  EXPECT_THROW(MxpScheduleGenerator{c}, std::invalid_argument);
+  c = small_mxp();
+  c.storage = FP64;
+  EXPECT_THROW(MxpScheduleGenerator{c}, std::invalid_argument);
+  c = small_mxp();
+  c.gpus_per_rank = 0;
+  EXPECT_THROW(MxpScheduleGenerator{c}, std::invalid_argument);
+  StepSchedule s;
+  EXPECT_THROW(g.step(7, s), std::out_of_range);
+}
+
+TEST(MxpGenerator, SeededRandomConfigurationsAreConsistent) {
+  // 40 configurations from a fixed seed: grids up to 6 x 6, partial last blocks,
+  // every broadcast, chunked or whole messages, 1-4 GPUs, CPU or GPU panels,
+  // staging, both refinements.
+  std::mt19937 rng(777);
+  const auto draw = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  for (int i = 0; i < 40; ++i) {
+    MxpConfig c;
+    c.nb = draw(1, 10);
+    c.n = draw(1, 90);
+    c.p = draw(1, 6);
+    c.q = draw(1, 6);
+    c.depth = draw(0, 1);
+    c.column_major = draw(0, 1) == 1;
+    c.gpus_per_rank = draw(1, 4);
+    c.storage = draw(0, 1) == 1 ? BF16 : FP32;
+    c.bcast = static_cast<HplConfig::Bcast>(draw(0, 5));
+    c.bcast_chunk_bytes = 64 * draw(0, 3);
+    c.panel_resource = draw(0, 1) == 1 ? GPU : CPU;
+    c.host_staged = draw(0, 1) == 1;
+    c.refinement = draw(0, 1) == 1 ? MxpConfig::Refinement::Gmres : MxpConfig::Refinement::Classical;
+    c.refinement_iterations = draw(1, 3);
+    const ValidationReport r = validate_all(MxpScheduleGenerator(c));
+    EXPECT_TRUE(r.ok()) << "config " << i << ": " << r.summary();
+  }
+}

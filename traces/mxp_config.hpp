@@ -1,0 +1,66 @@
+#pragma once
+// Parameters of an HPL-MxP run for the panel-schedule generator. The execution
+// follows rocHPL-MxP (ROCm/rocHPL-MxP, src/pgesv/hplmxp_pgetrf.cpp and
+// hplmxp_iterative_refinement.cpp), the distributed HPL-MxP implementation
+// whose structure the benchmark's reference rules describe: LU without pivoting
+// in low precision on the GPUs, look-ahead depth 1, FP64 iterative refinement.
+#include <cstdint>
+#include <string>
+
+#include "traces/hpl_config.hpp"
+#include "traces/schedule.pb.h"
+
+namespace hplsim::traces {
+
+struct MxpConfig {
+  enum class Refinement { Classical, Gmres };
+
+  std::int64_t n = 0;  ///< matrix order N
+  std::int64_t nb = 0; ///< block size NB
+  int p = 1;
+  int q = 1;
+  bool column_major = false;
+  /// 1: rocHPL-MxP's look-ahead (the next panel's row and column are updated
+  /// first, the trailing update runs on the GPUs during the broadcasts); 0: the
+  /// trailing update follows the broadcasts of its own panel.
+  int depth = 1;
+  /// GPUs one rank drives (Aurora HPL-MxP: 2 ranks per node, 3 GPUs each); the
+  /// local trailing update is split over them by columns.
+  int gpus_per_rank = 1;
+  /// Precision of the L and U panels, their messages and the trailing GEMM's
+  /// inputs: BF16 or FP16 (2 bytes, FP32 accumulate) or FP32. rocHPL-MxP keeps
+  /// them in FP16 (HPLMXP_T_panel::L/U are fp16_t); Aurora uses BF16.
+  Precision storage = BF16;
+  /// Panel broadcasts (diagonal block, L, U): HPL's six algorithms
+  /// (rocHPL-MxP's src/comm/hplmxp_bcast_*.cpp; HPL-MxP.dat default 0 = 1ring).
+  HplConfig::Bcast bcast = HplConfig::Bcast::OneRing;
+  /// Ring broadcasts are pipelined in chunks of this many bytes (rocHPL-MxP
+  /// hplmxp_bcast_1ring.cpp: 2 MiB); 0 sends whole messages. Smaller chunks =
+  /// more messages to simulate.
+  std::int64_t bcast_chunk_bytes = 2 << 20;
+  /// Where the diagonal block's LU (FP32, rocsolver_sgetrf_npvt in
+  /// rocHPL-MxP's src/blas/hplmxp_getrf.cpp) and the panels' triangular solves
+  /// run. GPU as in rocHPL-MxP; CPU for machines that do the low-precision panel
+  /// work with AMX (copies to and from the GPU are added).
+  Resource panel_resource = GPU;
+  /// Where the FP64 refinement's matrix-vector products and triangular solves run.
+  Resource refinement_resource = CPU;
+  /// Panel messages from host buffers (GPU-aware MPI off): D2H before a
+  /// broadcast's root sends, H2D after a member receives.
+  bool host_staged = false;
+  Refinement refinement = Refinement::Classical;
+  /// Refinement iterations to schedule, in [1, 50] (rocHPL-MxP stops at
+  /// convergence or after maxits = 50). No default: the count depends on the
+  /// matrix and the precision, give it explicitly.
+  int refinement_iterations = 0;
+};
+
+/// Throws std::invalid_argument naming the first bad field, expected vs actual.
+void validate(const MxpConfig& config);
+
+std::string to_string(MxpConfig::Refinement refinement);
+
+/// Bytes of one element stored in `precision`.
+std::int64_t precision_bytes(Precision precision);
+
+} // namespace hplsim::traces

@@ -1,0 +1,138 @@
+#include "traces/mxp_refinement.hpp"
+
+#include <algorithm>
+
+#include "traces/comm_pattern.hpp"
+
+namespace hplsim::traces {
+
+namespace {
+
+class RefinementEmitter {
+public:
+  RefinementEmitter(ProgramBuilder& b, const ProcessGrid& g, int row, int col, const MxpConfig& c)
+      : b_(b), g_(g), row_(row), col_(col), c_(c), blocks_((c.n + c.nb - 1) / c.nb),
+        local_rows_(numroc(c.n, c.nb, row, g.p())) {}
+
+  void run() {
+    if (c_.refinement == MxpConfig::Refinement::Classical) {
+      for (int it = 0; it < c_.refinement_iterations; ++it) {
+        norm(); // ||x||
+        residual();
+        norm(); // ||r||
+        solve_lower();
+        solve_upper();
+      }
+      return;
+    }
+    residual(); // r0 = b - A x0, preconditioned
+    solve_lower();
+    solve_upper();
+    norm();
+    for (int it = 1; it <= c_.refinement_iterations; ++it) {
+      residual(); // A v_it (the same communication as the residual)
+      solve_lower();
+      solve_upper();
+      for (int j = 0; j <= it; ++j)
+        dot(); // it + 1 Gram-Schmidt projections (the last one is the norm)
+    }
+    // x += V y: a local product with the it Krylov vectors, then the final residual.
+    b_.compute(KERNEL_GEMV, c_.refinement_resource, local_rows_, c_.refinement_iterations, 0, SOLVE);
+    residual();
+    norm();
+  }
+
+private:
+  std::int64_t width(std::int64_t blk) const { return std::min(c_.nb, c_.n - blk * c_.nb); }
+  std::int64_t rows_in(std::int64_t begin, std::int64_t end) const {
+    return local_count(begin, end, c_.nb, row_, g_.p());
+  }
+
+  void allreduce(const Communicator& comm, int me, std::int64_t bytes) {
+    Pattern p;
+    allreduce_pattern(me, comm.size, bytes, p);
+    emit_pattern(b_, comm, p, SOLVE);
+  }
+
+  // Local reduction + allreduce of one double along the process column.
+  void dot() {
+    b_.compute(KERNEL_GEMV, c_.refinement_resource, local_rows_, 1, 0, SOLVE);
+    allreduce(Communicator::column(g_, col_), row_, 8);
+  }
+  void norm() { dot(); }
+
+  // r = b - A x (HPLMXP_pgemv): per local block column, MPI_Bcast of the x block
+  // down the column and a local DGEMV; MPI_Allreduce of the rows along the row.
+  void residual() {
+    const Communicator column = Communicator::column(g_, col_);
+    for (std::int64_t blk = col_; blk < blocks_; blk += g_.q()) {
+      const int root = static_cast<int>(blk % g_.p());
+      Pattern p;
+      binomial_bcast(mod_sub(row_, root, g_.p()), g_.p(), doubles(width(blk)), root, g_.p(), p);
+      emit_pattern(b_, column, p, SOLVE);
+      b_.compute(KERNEL_GEMV, c_.refinement_resource, local_rows_, width(blk), 0, SOLVE, FP64);
+    }
+    allreduce(Communicator::row(g_, row_), col_, doubles(local_rows_));
+  }
+
+  // One block column of a distributed triangular solve. `rows_after` are the
+  // global rows still to update once block blk is solved; partial sums arrive
+  // from `from_col` and leave for `to_col`; the solved piece circulates down
+  // (step +1) or up (-1) the process column.
+  void solve_block(std::int64_t blk, std::int64_t rows_in_begin, std::int64_t rows_in_end,
+                   std::int64_t rows_out_begin, std::int64_t rows_out_end, bool first, bool last, int dir) {
+    const int p = g_.p(), q = g_.q();
+    const int diag_row = static_cast<int>(blk % p);
+    const std::int64_t w = width(blk);
+    const std::int64_t in_rows = rows_in(rows_in_begin, rows_in_end);
+    const std::int64_t out_rows = rows_in(rows_out_begin, rows_out_end);
+    const int from_col = dir > 0 ? mod_sub(col_, 1, q) : mod_add(col_, 1, q);
+    const int to_col = dir > 0 ? mod_add(col_, 1, q) : mod_sub(col_, 1, q);
+    if (!first && q > 1 && in_rows > 0) b_.recv(g_.rank(row_, from_col), doubles(in_rows), SOLVE);
+    if (row_ == diag_row) b_.compute(KERNEL_TRSV, c_.refinement_resource, w, 1, 0, SOLVE, FP32);
+    if (p > 1) {
+      const int next = dir > 0 ? mod_add(row_, 1, p) : mod_sub(row_, 1, p);
+      const int prev = dir > 0 ? mod_sub(row_, 1, p) : mod_add(row_, 1, p);
+      if (row_ == diag_row) {
+        b_.send(g_.rank(next, col_), doubles(w), SOLVE);
+      } else {
+        b_.recv(g_.rank(prev, col_), doubles(w), SOLVE);
+        if (next != diag_row) b_.send(g_.rank(next, col_), doubles(w), SOLVE);
+      }
+    }
+    b_.compute(KERNEL_GEMV, c_.refinement_resource, out_rows, w, 0, SOLVE, FP32);
+    if (!last && q > 1 && out_rows > 0) b_.send(g_.rank(row_, to_col), doubles(out_rows), SOLVE);
+  }
+
+  void solve_lower() {
+    for (std::int64_t blk = col_; blk < blocks_; blk += g_.q()) {
+      const std::int64_t begin = blk * c_.nb, end = begin + width(blk);
+      solve_block(blk, begin, c_.n, end, c_.n, blk == 0, blk == blocks_ - 1, +1);
+    }
+  }
+
+  void solve_upper() {
+    // Block columns from the last down; this column's blocks in decreasing order.
+    std::int64_t blk = blocks_ - 1 - ((blocks_ - 1 - col_) % g_.q() + g_.q()) % g_.q();
+    for (; blk >= 0; blk -= g_.q()) {
+      const std::int64_t begin = blk * c_.nb, end = begin + width(blk);
+      solve_block(blk, 0, end, 0, begin, blk == blocks_ - 1, blk == 0, -1);
+    }
+  }
+
+  ProgramBuilder& b_;
+  const ProcessGrid& g_;
+  int row_, col_;
+  const MxpConfig& c_;
+  std::int64_t blocks_;
+  std::int64_t local_rows_;
+};
+
+} // namespace
+
+void emit_refinement(ProgramBuilder& b, const ProcessGrid& grid, int myrow, int mycol,
+                     const MxpConfig& config) {
+  RefinementEmitter(b, grid, myrow, mycol, config).run();
+}
+
+} // namespace hplsim::traces
