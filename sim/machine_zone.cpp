@@ -50,9 +50,11 @@ void MachineZone::create_links(int ranks) {
   for (std::size_t i = 0; i < links.size(); ++i) {
     const auto& l = links[i];
     const std::string base = std::string(topo::to_string(l.kind)) + std::to_string(i);
-    const bool nic = l.kind == topo::LinkKind::Nic;  // a = switch, b = node
-    topo_links_.push_back(make_link(base + ".f", l.bandwidth_bytes_per_s, l.latency_s + (nic ? 0.0 : sw)));
-    topo_links_.push_back(make_link(base + ".b", l.bandwidth_bytes_per_s, l.latency_s + sw));
+    const bool nic = l.kind == topo::LinkKind::Nic; // a = switch, b = node
+    const double nic_s = nic ? spec_.nic_latency_s : 0.0;
+    topo_links_.push_back(
+        make_link(base + ".f", l.bandwidth_bytes_per_s, l.latency_s + nic_s + (nic ? 0.0 : sw)));
+    topo_links_.push_back(make_link(base + ".b", l.bandwidth_bytes_per_s, l.latency_s + nic_s + sw));
   }
   const int nodes = static_cast<int>(spec_.node_map.size());
   for (int n = 0; n < nodes; ++n) {

@@ -39,6 +39,7 @@ struct PlatformSpec {
   int gpus_per_rank = 0; // 0: CPU-only node
   int sockets = 1;
   int nics_per_socket = 1;
+  double nic_latency_s = 0; // added to each NIC link (each direction) on top of the cable's
   double pcie_bandwidth_bytes_per_s = 0, pcie_latency_s = 0;
   double upi_bandwidth_bytes_per_s = 0, upi_latency_s = 0;
   double shm_bandwidth_bytes_per_s = 0, shm_latency_s = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <google/protobuf/arena.h>
 #include <limits>
 #include <random>
 #include <stdexcept>
@@ -57,12 +58,12 @@ public:
       generate(first_ + entries_.size());
     const Entry& e = entries_.at(pos - first_);
     const int idx = e.index[static_cast<std::size_t>(rank)];
-    return idx < 0 ? nullptr : &e.schedule.ranks(idx);
+    return idx < 0 ? nullptr : &e.schedule->ranks(idx);
   }
   const traces::StepSchedule& schedule(std::size_t pos) {
     while (first_ + entries_.size() <= pos)
       generate(first_ + entries_.size());
-    return entries_.at(pos - first_).schedule;
+    return *entries_.at(pos - first_).schedule;
   }
   void done(std::size_t pos) {
     Entry& e = entries_.at(pos - first_);
@@ -74,24 +75,32 @@ public:
   }
 
 private:
+  // Each step lives on its own arena: a step holds ~10^5 small messages and
+  // heap allocation dominates generation otherwise (traces/README.md).
   struct Entry {
-    traces::StepSchedule schedule;
+    std::unique_ptr<google::protobuf::Arena> arena;
+    traces::StepSchedule* schedule = nullptr;
     std::vector<int> index;
     int remaining = 0;
   };
   void generate(std::size_t pos) {
     Entry e;
-    source_(steps_.at(pos), e.schedule);
+    google::protobuf::ArenaOptions options;
+    options.start_block_size = std::size_t{1} << 20;
+    options.max_block_size = std::size_t{16} << 20;
+    e.arena = std::make_unique<google::protobuf::Arena>(options);
+    e.schedule = google::protobuf::Arena::CreateMessage<traces::StepSchedule>(e.arena.get());
+    source_(steps_.at(pos), *e.schedule);
     e.index.assign(static_cast<std::size_t>(ranks_), -1);
-    for (int i = 0; i < e.schedule.ranks_size(); ++i) {
-      const int r = e.schedule.ranks(i).rank();
+    for (int i = 0; i < e.schedule->ranks_size(); ++i) {
+      const int r = e.schedule->ranks(i).rank();
       if (r < 0 || r >= ranks_)
         throw std::runtime_error("schedule step " + std::to_string(steps_.at(pos)) + ": rank " +
                                  std::to_string(r) + " out of range");
       e.index[static_cast<std::size_t>(r)] = i;
     }
     e.remaining = active_;
-    records_[pos].flops = e.schedule.flops();
+    records_[pos].flops = e.schedule->flops();
     entries_.push_back(std::move(e));
   }
 

@@ -1,6 +1,8 @@
 #include "sim/schedule_source.hpp"
 
+#include "models/refinement_model.hpp"
 #include "traces/hpl_generator.hpp"
+#include "traces/mxp_generator.hpp"
 
 namespace hplsim::sim {
 

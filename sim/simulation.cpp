@@ -66,6 +66,7 @@ PathFigures nominal_path(const ResolvedScenario& sc, int node_a, int node_b) {
   ids.push_back(topology->nic_link(node_b, 0));
   PathFigures f;
   f.bandwidth_bytes_per_s = std::numeric_limits<double>::infinity();
+  f.latency_s = 2.0 * sc.machine.node.nic_latency_s;
   for (int id : ids) {
     f.latency_s += links[static_cast<std::size_t>(id)].latency_s;
     f.bandwidth_bytes_per_s =
@@ -157,6 +158,7 @@ PlatformSpec make_platform_spec(const ResolvedScenario& sc, const topo::Topology
   spec.gpus_per_rank = node.gpus_per_node() > 0 ? w.gpus_per_rank() : 0;
   spec.sockets = node.sockets;
   spec.nics_per_socket = node.nics_per_socket;
+  spec.nic_latency_s = node.nic_latency_s;
   spec.pcie_bandwidth_bytes_per_s = node.pcie_bandwidth_bytes_per_s;
   spec.pcie_latency_s = node.pcie_latency_s;
   spec.upi_bandwidth_bytes_per_s = node.upi_bandwidth_bytes_per_s;
