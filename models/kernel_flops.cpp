@@ -36,6 +36,14 @@ double kernel_flops(const KernelShape& s) {
   throw std::invalid_argument("kernel_flops: unknown kernel " + std::to_string(static_cast<int>(s.kernel)));
 }
 
+double amdahl_speedup(int threads, double serial_fraction) {
+  if (threads < 1) throw std::invalid_argument("amdahl_speedup: threads must be >= 1, got " + std::to_string(threads));
+  if (!(serial_fraction >= 0.0 && serial_fraction <= 1.0))
+    throw std::invalid_argument("amdahl_speedup: serial fraction must be in [0, 1], got " +
+                                std::to_string(serial_fraction));
+  return 1.0 / (serial_fraction + (1.0 - serial_fraction) / threads);
+}
+
 std::string kernel_record_name(const KernelShape& s) {
   std::string name = s.resource == traces::GPU ? "gpu." : "cpu.";
   switch (s.kernel) {

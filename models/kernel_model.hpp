@@ -34,6 +34,11 @@ double kernel_flops(const KernelShape& shape);
 /// The parameter-record name a shape is priced with, e.g. "gpu.gemm.fp64".
 std::string kernel_record_name(const KernelShape& shape);
 
+/// Speed-up of a CPU kernel run on `threads` threads with serial fraction
+/// `serial_fraction` (Amdahl, AFIPS 1967): 1 / (f + (1 - f) / threads).
+/// Throws std::invalid_argument for threads < 1 or f outside [0, 1].
+double amdahl_speedup(int threads, double serial_fraction);
+
 class KernelModels {
 public:
   /// Validates every record; throws std::invalid_argument naming the record and field.

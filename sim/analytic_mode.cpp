@@ -61,6 +61,7 @@ std::vector<StepRecord> analytic_steps(const ResolvedScenario& sc) {
     const models::ProtocolModel pm(sc.machine.protocol);
     alpha += pm.send_overhead_s(0) + pm.recv_overhead_s(0);
   }
+  const double panel_speedup = models::amdahl_speedup(w.panel_threads, node.panel_serial_fraction);
   const double log_p = w.p > 1 ? std::ceil(std::log2(double(w.p))) : 0.0;
   const bool pow2 = (w.p & (w.p - 1)) == 0;
   const double pivot_rounds = w.p > 1 ? log_p + (pow2 ? 0.0 : 2.0) : 0.0;

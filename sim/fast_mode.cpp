@@ -30,6 +30,10 @@ namespace hplsim::sim {
 
 namespace {
 
+// Folding starts above this many ranks (README, "Fast mode": below it, windows
+// of all ranks are fast enough).
+constexpr int kFoldAboveRanks = 4096;
+
 struct Sample {
   double step_s = 0.0; // d(k)
   std::array<double, kPhaseCount> phase_s{};
@@ -47,7 +51,10 @@ struct FastPlan {
 class FastRun {
 public:
   FastRun(const ResolvedScenario& sc, const SimulateOptions& options, RunResult& result)
-      : sc_(sc), options_(options), result_(result) {}
+      : sc_(sc), options_(options), result_(result), plan_(sc.options.fast) {
+    const int ranks = sc.workload.ranks();
+    fold_ = plan_.fold == Fold::On || (plan_.fold == Fold::Auto && ranks > kFoldAboveRanks);
+  }
 
   void run() {
     auto engine = create_engine();
@@ -70,9 +77,35 @@ public:
   }
 
 private:
+  // The ranks a window simulates when folding: every rank of `fold_nodes`
+  // whole nodes (so that node-mates share their NICs as in the full run):
+  // the nodes holding process row r0's owners of the window's panels, then
+  // the next nodes along the row (the broadcast ring's next hops).
+  std::vector<bool> active_set(std::int64_t first, std::int64_t last) const {
+    const auto& w = sc_.workload;
+    const int ranks = w.ranks();
+    std::vector<bool> active(static_cast<std::size_t>(ranks), !fold_);
+    if (!fold_) return active;
+    const int r0 = 0;
+    auto rank_at = [&](int row, int col) { return w.column_major ? col * w.p + row : row * w.q + col; };
+    std::vector<int> nodes;
+    auto add_node_of = [&](int col) {
+      const int node = rank_at(r0, ((col % w.q) + w.q) % w.q) / w.ranks_per_node;
+      if (std::find(nodes.begin(), nodes.end(), node) == nodes.end()) nodes.push_back(node);
+    };
+    const std::int64_t last_panel = std::min(last, steps_ - 1);
+    for (std::int64_t k = first; k <= last_panel + 1 && k < steps_; ++k) add_node_of(static_cast<int>(k % w.q));
+    for (int j = 1; static_cast<int>(nodes.size()) < plan_.fold_nodes && j < w.q; ++j)
+      add_node_of(static_cast<int>((last_panel + j) % w.q));
+    for (int node : nodes)
+      for (int l = 0; l < w.ranks_per_node; ++l) active[static_cast<std::size_t>(node * w.ranks_per_node + l)] = true;
+    return active;
+  }
+
   // Simulates steps [first, last] (inclusive) as one window; keeps the steps
   // from `keep_from` on. Returns false if the window did not complete.
   bool window(std::int64_t first, std::int64_t last, std::int64_t keep_from) {
+    const std::vector<bool> active = active_set(first, last);
     ReplayOptions ro;
     ro.steps = steps_;
     ro.n = sc_.workload.n;
@@ -80,10 +113,13 @@ private:
     ro.copy_overlap = sc_.machine.node.copy_overlap;
     ro.copy_engines = sc_.machine.node.copy_engines;
     ro.kernel_jitter_cv = sc_.machine.variability.kernel_jitter_cv();
+    ro.panel_speedup =
+        models::amdahl_speedup(sc_.workload.panel_threads, sc_.machine.node.panel_serial_fraction);
     ro.seed = sc_.options.seed + static_cast<std::uint64_t>(first) * 0x9e3779b97f4a7c15ULL;
     for (std::int64_t k = first; k <= last; ++k)
       ro.step_list.push_back(k);
-    Replay replay(*platform_, *kernels_, protocol_.get(), source_->step_function(), ro);
+    if (fold_) ro.active_ranks = &active;
+    Replay replay(*platform_, *kernels_, protocol_.get(), source_->step_function(fold_ ? &active : nullptr), ro);
     const double origin = sg4::Engine::get_clock();
     for (auto& actor : replay.start())
       actor->join();
@@ -111,8 +147,8 @@ private:
   // A window measuring steps [k, k + measured) after `warmup` steps.
   bool sample_at(std::int64_t k) {
     if (samples_.count(k) != 0) return true;
-    const std::int64_t first = std::max<std::int64_t>(0, k - plan_.warmup);
-    const std::int64_t last = std::min(steps_ - 1, k + plan_.measured - 1);
+    const std::int64_t first = std::max<std::int64_t>(0, k - plan_.warmup_steps);
+    const std::int64_t last = std::min(steps_ - 1, k + plan_.measured_steps - 1);
     return window(first, last, first == 0 ? 0 : k);
   }
 
@@ -126,16 +162,16 @@ private:
 
   void control() {
     // The run's two ends are simulated as they are: a cold start and the tail with the final solve.
-    const std::int64_t head = std::min<std::int64_t>(steps_, plan_.warmup + plan_.measured);
+    const std::int64_t head = std::min<std::int64_t>(steps_, plan_.warmup_steps + plan_.measured_steps);
     if (!window(0, head - 1, 0)) return fail();
     if (steps_ > head) {
-      const std::int64_t tail_first = std::max(head, steps_ - plan_.measured);
-      if (!window(std::max<std::int64_t>(0, tail_first - plan_.warmup), steps_, tail_first)) return fail();
+      const std::int64_t tail_first = std::max(head, steps_ - plan_.measured_steps);
+      if (!window(std::max<std::int64_t>(0, tail_first - plan_.warmup_steps), steps_, tail_first)) return fail();
     } else {
       if (!window(steps_, steps_, steps_)) return fail();
     }
     // Uniform windows in between, then bisection where the curve bends.
-    const std::int64_t span_first = head, span_last = steps_ - plan_.measured - 1;
+    const std::int64_t span_first = head, span_last = steps_ - plan_.measured_steps - 1;
     if (span_last > span_first) {
       for (int i = 1; i <= plan_.initial_windows; ++i) {
         const auto k = span_first + static_cast<std::int64_t>(std::llround(double(span_last - span_first) *
@@ -150,7 +186,7 @@ private:
           keys.push_back(k);
         for (std::size_t i = 0; i + 1 < keys.size() && windows_ < plan_.max_windows; ++i) {
           const std::int64_t a = keys[i], b = keys[i + 1];
-          if (b - a < 2 * (plan_.measured + 1) || a >= steps_ || b >= steps_) continue;
+          if (b - a < 2 * (plan_.measured_steps + 1) || a >= steps_ || b >= steps_) continue;
           const std::int64_t mid = (a + b) / 2;
           const double guess = interpolate_step_s(mid);
           if (!sample_at(mid)) return fail();
@@ -201,19 +237,13 @@ private:
     }
   }
 
-  double step_flops(std::int64_t k) const {
-    traces::StepSchedule s;
-    // Flops are a property of the schedule; the generator computes them per step
-    // without building programs when no rank is selected.
-    const std::vector<bool> none(static_cast<std::size_t>(platform_->ranks()), false);
-    source_->step(k, s, &none);
-    return s.flops();
-  }
+  double step_flops(std::int64_t k) const { return source_->step_flops(k); }
 
   const ResolvedScenario& sc_;
   const SimulateOptions& options_;
   RunResult& result_;
-  FastPlan plan_;
+  FastConfig plan_;
+  bool fold_ = false;
   std::unique_ptr<topo::Topology> topology_;
   std::unique_ptr<models::KernelModels> kernels_;
   std::unique_ptr<models::Variability> variability_;

@@ -229,7 +229,12 @@ private:
     Pending p = std::move(pending_[i]);
     pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(i));
     p.activity->wait();
-    account(p.pos, p.phase, sg4::Engine::get_clock() - p.start_s);
+    // The op's own duration: from its launch to the activity's end, which may
+    // be earlier than now when the program waits for it late.
+    const double end_s = std::min(sg4::Engine::get_clock(), p.activity->get_finish_time() >= 0
+                                                                ? p.activity->get_finish_time()
+                                                                : sg4::Engine::get_clock());
+    account(p.pos, p.phase, end_s - p.start_s);
   }
   void wait_kind(Kind kind) {
     for (std::size_t i = pending_.size(); i-- > 0;)
@@ -286,6 +291,7 @@ private:
     double seconds = st_.kernels.seconds(shape);
     if (seconds <= 0.0) return;
     seconds *= jitter();
+    if (c.resource() == traces::CPU && c.phase() == traces::PFACT) seconds /= st_.options.panel_speedup;
     const int phase = phase_index(c.phase());
     ++st_.stats.executions;
     const double amount = seconds * kWorkUnitsPerSecond;
@@ -310,9 +316,28 @@ private:
     account(pos, phase, sg4::Engine::get_clock() - t0);
   }
 
+  bool is_phantom(int peer) const {
+    return st_.options.active_ranks != nullptr && !(*st_.options.active_ranks)[static_cast<std::size_t>(peer)];
+  }
+
+  // A message with a folded-away (phantom) peer: the phantom is taken to be
+  // ready when this rank is (the ranks folded away are symmetric to the active
+  // ones), so the transfer starts now and crosses the real route between the
+  // two ranks' hosts, loading its links (README, "Fast mode: folding").
+  void phantom_transfer(int from, int to, std::int64_t bytes, std::uint32_t tag, std::size_t pos, int phase,
+                        double t0) {
+    sg4::CommPtr comm =
+        sg4::Comm::sendto_async(st_.platform.cpu(from), st_.platform.cpu(to), static_cast<std::uint64_t>(bytes));
+    if (tag != 0) return launch(tag, comm, pos, phase, t0, Kind::Comm);
+    comm->wait();
+    account(pos, phase, sg4::Engine::get_clock() - t0);
+  }
+
   void send(const traces::Send& s, std::size_t pos, double t0) {
     ++st_.stats.messages;
     const int phase = phase_index(s.phase());
+    if (is_phantom(s.peer()))
+      return phantom_transfer(rank_, s.peer(), s.bytes(), s.has_async_tag() ? s.async_tag() : 0, pos, phase, t0);
     sg4::Mailbox* mb = mailbox(rank_, s.peer());
     if (s.has_async_tag()) {
       sg4::CommPtr comm = mb->put_async(&g_payload, static_cast<std::uint64_t>(s.bytes()));
@@ -324,6 +349,10 @@ private:
 
   void recv(const traces::Recv& r, std::size_t pos, double t0) {
     const int phase = phase_index(r.phase());
+    if (is_phantom(r.peer())) {
+      ++st_.stats.messages;
+      return phantom_transfer(r.peer(), rank_, r.bytes(), r.has_async_tag() ? r.async_tag() : 0, pos, phase, t0);
+    }
     sg4::Mailbox* mb = mailbox(r.peer(), rank_);
     if (r.has_async_tag()) {
       sg4::CommPtr comm = mb->get_async<int>(&recv_slot_);

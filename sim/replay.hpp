@@ -28,6 +28,9 @@ struct ReplayOptions {
   bool copy_overlap = true; // D2H/H2D may run while the GPU computes
   int copy_engines = 2;     // concurrent copies per GPU
   double kernel_jitter_cv = 0.0;
+  /// CPU kernels of the panel factorization (phase PFACT) run this much faster
+  /// than one core (threads per rank, models::amdahl_speedup).
+  double panel_speedup = 1.0;
   std::uint64_t seed = 1;
   /// Called from the simulation with the fraction of steps done (for a progress bar).
   std::function<void(double)> progress;

@@ -1,3 +1,4 @@
+#include <algorithm>
 // resolve(): a validated Scenario message to plain C++ values. The defaults are
 // the member initializers of sim/scenario_defaults.hpp; this file only copies
 // what the scenario sets over them, so no default is written twice.
@@ -48,6 +49,7 @@ NodeConfig resolve_node(const Node& n) {
   set_if(n.has_nics_per_socket(), n.nics_per_socket(), out.nics_per_socket);
   set_if(n.has_nic_bandwidth_bytes_per_s(), n.nic_bandwidth_bytes_per_s(), out.nic_bandwidth_bytes_per_s);
   set_if(n.has_nic_latency_s(), n.nic_latency_s(), out.nic_latency_s);
+  set_if(n.has_panel_serial_fraction(), n.panel_serial_fraction(), out.panel_serial_fraction);
   set_if(n.has_pcie_bandwidth_bytes_per_s(), n.pcie_bandwidth_bytes_per_s(), out.pcie_bandwidth_bytes_per_s);
   set_if(n.has_pcie_latency_s(), n.pcie_latency_s(), out.pcie_latency_s);
   set_if(n.has_upi_bandwidth_bytes_per_s(), n.upi_bandwidth_bytes_per_s(), out.upi_bandwidth_bytes_per_s);
@@ -124,6 +126,8 @@ static_assert(same(SwapAlgo::BinaryExchange, Hpl::BINARY_EXCHANGE) &&
               Hpl::SwapAlgo_ARRAYSIZE == 3);
 static_assert(same(Refinement::Classical, Mxp::CLASSICAL) && same(Refinement::Gmres, Mxp::GMRES) &&
               Mxp::Refinement_ARRAYSIZE == 2);
+static_assert(same(Fold::Auto, FastOptions::AUTO) && same(Fold::On, FastOptions::ON) &&
+              same(Fold::Off, FastOptions::OFF) && FastOptions::Fold_ARRAYSIZE == 3);
 static_assert(same(Mode::Auto, Options::AUTO) && same(Mode::Reference, Options::REFERENCE) &&
               same(Mode::Analytic, Options::ANALYTIC) && same(Mode::Fast, Options::FAST) &&
               Options::Mode_ARRAYSIZE == 4);
@@ -139,6 +143,7 @@ WorkloadConfig resolve_workload(const Workload& w) {
   set_if(w.has_q(), w.q(), out.q);
   set_if(w.has_depth(), w.depth(), out.depth);
   set_if(w.has_column_major(), w.column_major(), out.column_major);
+  set_if(w.has_panel_threads(), w.panel_threads(), out.panel_threads);
   const Hpl& h = w.hpl();
   if (h.has_pfact()) out.hpl.pfact = static_cast<PfactAlgo>(h.pfact());
   set_if(h.has_nbmin(), h.nbmin(), out.hpl.nbmin);
@@ -172,8 +177,18 @@ ResolvedScenario resolve(const LoadedScenario& loaded) {
   out.machine.variability = m.variability();
   out.machine.placement = resolve_placement(m.placement());
   out.workload = resolve_workload(s.workload());
+  if (out.workload.panel_threads == 0 && out.workload.ranks_per_node > 0)
+    out.workload.panel_threads = std::max(1, out.machine.node.cores_per_node() / out.workload.ranks_per_node);
   if (s.options().has_mode()) out.options.mode = static_cast<Mode>(s.options().mode());
   set_if(s.options().has_seed(), s.options().seed(), out.options.seed);
+  const FastOptions& f = s.options().fast();
+  if (f.has_fold()) out.options.fast.fold = static_cast<Fold>(f.fold());
+  set_if(f.has_fold_nodes(), f.fold_nodes(), out.options.fast.fold_nodes);
+  set_if(f.has_warmup_steps(), f.warmup_steps(), out.options.fast.warmup_steps);
+  set_if(f.has_measured_steps(), f.measured_steps(), out.options.fast.measured_steps);
+  set_if(f.has_initial_windows(), f.initial_windows(), out.options.fast.initial_windows);
+  set_if(f.has_tolerance(), f.tolerance(), out.options.fast.tolerance);
+  set_if(f.has_max_windows(), f.max_windows(), out.options.fast.max_windows);
   return out;
 }
 

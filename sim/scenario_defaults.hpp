@@ -69,6 +69,7 @@ struct NodeConfig {
   bool copy_overlap = true;
   std::optional<double> gpu_memory_bytes; // per GPU; unset = not modelled
   bool amx = false;
+  double panel_serial_fraction = 0.05;
 
   int cores_per_node() const { return sockets * cores_per_socket; }
   int gpus_per_node() const { return sockets * gpus_per_socket; }
@@ -136,6 +137,7 @@ struct WorkloadConfig {
   bool column_major = false;
   HplVariants hpl;
   MxpConfig mxp;
+  int panel_threads = 0;  // resolved: cores per node / ranks per node when unset
 
   int ranks() const { return p * q; }
   /// GPUs one rank drives: mxp.gpus_per_rank for HPL-MxP, else 1 (0 on CPU-only nodes is
@@ -145,9 +147,22 @@ struct WorkloadConfig {
   std::int64_t steps() const { return (n + nb - 1) / nb; }
 };
 
+enum class Fold { Auto, On, Off };
+
+struct FastConfig {
+  Fold fold = Fold::Auto;
+  int fold_nodes = 3;
+  int warmup_steps = 2;
+  int measured_steps = 2;
+  int initial_windows = 12;
+  double tolerance = 0.004;
+  int max_windows = 64;
+};
+
 struct OptionsConfig {
   Mode mode = Mode::Auto;
   std::uint64_t seed = 1;
+  FastConfig fast;
 };
 
 struct ResolvedScenario {

@@ -380,6 +380,17 @@ void validate_scenario(LoadedScenario& loaded, const pb::TextFormat::ParseInfoTr
   check_protocol(c, m.protocol());
   check_variability(c, m.variability(), loaded.base_dir);
   check_workload(c, s.workload());
+  const MessageCheck wl(c, s.workload(), "workload");
+  wl.at_least("panel_threads", 1);
+  const MessageCheck nd(c, s.machine().node(), "machine.node");
+  nd.in_range("panel_serial_fraction", 0.0, true, 1.0, true);
+  const MessageCheck fast(c, s.options().fast(), "options.fast");
+  fast.at_least("fold_nodes", 1);
+  fast.at_least("warmup_steps", 0);
+  fast.at_least("measured_steps", 1);
+  fast.at_least("initial_windows", 0);
+  fast.in_range("tolerance", 0.0, false, 1.0, false);
+  fast.at_least("max_windows", 1);
   check_fit(c, resolve(loaded), s);
 }
 

@@ -78,6 +78,7 @@ public:
   void step(std::int64_t k, traces::StepSchedule& out, const std::vector<bool>* only) const override {
     gen_.step(k, out, only);
   }
+  double step_flops(std::int64_t k) const override { return gen_.step_flops(k); }
 
 private:
   traces::HplScheduleGenerator gen_;

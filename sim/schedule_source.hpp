@@ -20,6 +20,8 @@ public:
   /// Step k for all ranks, or only for the flagged ones.
   virtual void step(std::int64_t k, traces::StepSchedule& out,
                     const std::vector<bool>* only = nullptr) const = 0;
+  /// Useful flops of step k (no programs built).
+  virtual double step_flops(std::int64_t k) const = 0;
   /// Refinement iterations scheduled in the final step (HPL-MxP), 0 for HPL.
   virtual int refinement_iterations() const { return 0; }
   /// A StepSource (sim/replay.hpp) over this generator, for all or the flagged ranks.

@@ -230,6 +230,7 @@ RunResult run_reference(const ResolvedScenario& sc, const SimulateOptions& optio
   ro.copy_overlap = node.copy_overlap;
   ro.copy_engines = node.copy_engines;
   ro.kernel_jitter_cv = sc.machine.variability.kernel_jitter_cv();
+  ro.panel_speedup = models::amdahl_speedup(sc.workload.panel_threads, node.panel_serial_fraction);
   ro.seed = sc.options.seed;
   ro.progress = options.progress;
   Replay replay(platform, kernels, protocol.get(), source->step_function(), ro);
