@@ -201,6 +201,7 @@ private:
 
   void assemble() {
     result_.activities = activities_;
+    result_.refinement_iterations = source_->refinement_iterations();
     if (failed_) {
       result_.completed = false;
       result_.failure = "deadlock in a fast-mode window";

@@ -84,10 +84,53 @@ private:
   traces::HplScheduleGenerator gen_;
 };
 
+traces::MxpConfig mxp_config(const ResolvedScenario& sc) {
+  const auto& w = sc.workload;
+  traces::MxpConfig c;
+  c.n = w.n;
+  c.nb = w.nb;
+  c.p = w.p;
+  c.q = w.q;
+  c.column_major = w.column_major;
+  c.depth = w.depth;
+  const bool gpu = sc.machine.node.gpus_per_node() > 0;
+  c.gpus_per_rank = gpu ? w.mxp.gpus_per_rank : 1;
+  c.storage = traces::BF16; // Aurora HPL-MxP: BF16 storage (REFERENCE.md)
+  // The low-precision panel work (diagonal LU, panel TRSMs) runs on the CPUs,
+  // with AMX where the node has it (REFERENCE.md: "AMX on the CPUs accelerates
+  // ... the low-precision panel factorization"); the refinement is FP64 on the CPUs.
+  c.panel_resource = traces::CPU;
+  c.refinement_resource = traces::CPU;
+  c.host_staged = gpu && !sc.machine.placement.gpu_aware_mpi;
+  const bool gmres = w.mxp.refinement == Refinement::Gmres;
+  c.refinement = gmres ? traces::MxpConfig::Refinement::Gmres : traces::MxpConfig::Refinement::Classical;
+  c.refinement_iterations =
+      w.mxp.refinement_iterations
+          ? *w.mxp.refinement_iterations
+          : models::refinement_iterations(w.n, c.storage,
+                                          gmres ? models::RefinementKind::Gmres : models::RefinementKind::Classical);
+  return c;
+}
+
+class MxpSource final : public ScheduleSource {
+public:
+  explicit MxpSource(const traces::MxpConfig& config) : gen_(config) {}
+  traces::ScheduleHeader header() const override { return gen_.header(); }
+  std::int64_t steps() const override { return gen_.steps(); }
+  void step(std::int64_t k, traces::StepSchedule& out, const std::vector<bool>* only) const override {
+    gen_.step(k, out, only);
+  }
+  double step_flops(std::int64_t k) const override { return gen_.step_flops(k); }
+  int refinement_iterations() const override { return gen_.config().refinement_iterations; }
+
+private:
+  traces::MxpScheduleGenerator gen_;
+};
+
 } // namespace
 
 std::unique_ptr<ScheduleSource> make_schedule_source(const ResolvedScenario& sc) {
+  if (sc.workload.benchmark == Benchmark::HplMxp) return std::make_unique<MxpSource>(mxp_config(sc));
   return std::make_unique<HplSource>(hpl_config(sc));
 }
-
 } // namespace hplsim::sim
