@@ -70,6 +70,7 @@ public:
       install_protocol(*protocol_);
     }
     source_ = make_schedule_source(sc_);
+    check_kernel_coverage(sc_, *source_, *kernels_);
     steps_ = source_->steps();
     sg4::Actor::create("fast-controller", platform_->cpu(0), [this]() { control(); });
     engine->run();
@@ -86,6 +87,9 @@ private:
     const int ranks = w.ranks();
     std::vector<bool> active(static_cast<std::size_t>(ranks), !fold_);
     if (!fold_) return active;
+    // Process row 0 (README, "Fast mode": which row is active changes the
+    // folded prediction by tens of percent on latency-bound problems; no single
+    // row reproduces the column-wide waits, which is why folding is optimistic).
     const int r0 = 0;
     auto rank_at = [&](int row, int col) { return w.column_major ? col * w.p + row : row * w.q + col; };
     std::vector<int> nodes;

@@ -236,9 +236,14 @@ private:
                                                                 : sg4::Engine::get_clock());
     account(p.pos, p.phase, end_s - p.start_s);
   }
+  // Waits for every pending op of a kind (copy/kernel serialisation when copies
+  // may not overlap kernels); their tags are remembered as already done.
   void wait_kind(Kind kind) {
     for (std::size_t i = pending_.size(); i-- > 0;)
-      if (pending_[i].kind == kind) finish(i);
+      if (pending_[i].kind == kind) {
+        done_tags_.push_back(pending_[i].tag);
+        finish(i);
+      }
   }
   void wait_tag(std::uint32_t tag) {
     if (auto it = std::find(done_tags_.begin(), done_tags_.end(), tag); it != done_tags_.end()) {
@@ -373,6 +378,7 @@ private:
     if (in_flight >= st_.options.copy_engines)
       for (std::size_t i = 0; i < pending_.size(); ++i)
         if (pending_[i].kind == Kind::Copy) {
+          done_tags_.push_back(pending_[i].tag);
           finish(i);
           break;
         }

@@ -109,7 +109,8 @@ private:
 };
 
 /// The validation rules (sim/scenario_validate.cpp): checks `loaded.scenario`
-/// after overrides, reads machine.kernels_file into `loaded.kernels`. Throws
+/// after overrides, reads machine.kernels_file into `loaded.kernels` and
+/// machine.protocol_file into `loaded.protocol`. Throws
 /// ScenarioError on the first problem.
 void validate_scenario(LoadedScenario& loaded, const google::protobuf::TextFormat::ParseInfoTree& tree,
                        const OverrideLog& overrides);

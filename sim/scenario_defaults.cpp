@@ -173,7 +173,8 @@ ResolvedScenario resolve(const LoadedScenario& loaded) {
   out.machine.topology = resolve_topology(m.topology(), out.machine.node);
   out.machine.kernels = loaded.kernels;
   out.machine.kernels_path = loaded.kernels_path;
-  out.machine.protocol = m.protocol();
+  out.machine.protocol = loaded.protocol;
+  out.machine.protocol_path = loaded.protocol_path;
   out.machine.variability = m.variability();
   out.machine.placement = resolve_placement(m.placement());
   out.workload = resolve_workload(s.workload());

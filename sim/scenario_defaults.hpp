@@ -95,7 +95,10 @@ struct MachineConfig {
   // records as they are and own their coefficients' meaning.
   models::KernelCalibration kernels;
   std::string kernels_path; // the file it came from; empty when inline or none
+  // Inline machine.protocol or the contents of machine.protocol_file, and the
+  // file it came from (empty when inline or none).
   models::ProtocolParams protocol;
+  std::string protocol_path;
   models::VariabilityParams variability;
   PlacementConfig placement;
 };

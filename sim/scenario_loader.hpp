@@ -42,6 +42,10 @@ struct LoadedScenario {
   // contents of machine.kernels_file; empty when the scenario gives neither.
   hplsim::models::KernelCalibration kernels;
   std::string kernels_path; // machine.kernels_file as opened (base_dir joined); empty otherwise
+  // The protocol parameters in effect: machine.protocol, or the validated
+  // contents of machine.protocol_file; empty when the scenario gives neither.
+  hplsim::models::ProtocolParams protocol;
+  std::string protocol_path; // machine.protocol_file as opened (base_dir joined); empty otherwise
 };
 
 /// Parses, applies overrides, validates. Throws ScenarioError.

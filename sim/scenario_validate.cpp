@@ -177,8 +177,10 @@ void check_kernels(const Checker& c, const models::KernelCalibration& cal, const
   }
 }
 
-void check_protocol(const Checker& c, const models::ProtocolParams& proto) {
-  const MessageCheck p(c, proto, "machine.protocol");
+/// `prefix` is the parameters' path in their source ("machine.protocol." or "").
+void check_protocol(const Checker& c, const models::ProtocolParams& proto, const std::string& prefix) {
+  const std::string path = prefix.empty() ? "" : prefix.substr(0, prefix.size() - 1);
+  const MessageCheck p(c, proto, path);
   p.non_negative("send_overhead_s");
   p.non_negative("recv_overhead_s");
   p.non_negative("send_overhead_per_byte_s");
@@ -189,7 +191,7 @@ void check_protocol(const Checker& c, const models::ProtocolParams& proto) {
   p.positive("reference_path_latency_s");
   p.positive("reference_path_bandwidth_bytes_per_s");
   for (int i = 0; i < proto.segments_size(); ++i) {
-    const MessageCheck s(c, proto.segments(i), "machine.protocol.segments[" + std::to_string(i) + "]");
+    const MessageCheck s(c, proto.segments(i), prefix + "segments[" + std::to_string(i) + "]");
     s.at_least("min_bytes", 0, Need::Required);
     if (i == 0 && proto.segments(0).min_bytes() != 0)
       s.fail("min_bytes",
@@ -207,7 +209,7 @@ void check_protocol(const Checker& c, const models::ProtocolParams& proto) {
   try {
     models::ProtocolModel model(proto);
   } catch (const std::invalid_argument& e) {
-    c.fail("machine.protocol", std::string("machine.") + e.what());
+    c.fail(path, prefix.empty() ? std::string(e.what()) : std::string("machine.") + e.what());
   }
 }
 
@@ -360,6 +362,33 @@ void load_kernels(const Checker& c, LoadedScenario& loaded) {
   loaded.kernels_path = file;
 }
 
+/// machine.protocol or machine.protocol_file into loaded.protocol, validated.
+void load_protocol(const Checker& c, LoadedScenario& loaded) {
+  const Machine& m = loaded.scenario.machine();
+  if (m.has_protocol() && m.has_protocol_file())
+    c.fail("machine.protocol_file", "machine.protocol and machine.protocol_file are exclusive; give one",
+           {"machine.protocol", "machine.protocol_file"});
+  if (!m.has_protocol_file()) {
+    check_protocol(c, m.protocol(), "machine.protocol.");
+    loaded.protocol = m.protocol();
+    return;
+  }
+  if (m.protocol_file().empty()) c.fail("machine.protocol_file", "machine.protocol_file must not be empty");
+  const std::string file =
+      (std::filesystem::path(loaded.base_dir) / m.protocol_file()).lexically_normal().string();
+  std::ifstream in(file, std::ios::binary);
+  if (!in)
+    c.fail("machine.protocol_file",
+           "machine.protocol_file: cannot open \"" + file + "\": " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  pb::TextFormat::ParseInfoTree tree;
+  parse_textproto(text.str(), file, loaded.protocol, tree);
+  check_protocol(Checker(SourceMap{file, models::ProtocolParams::descriptor(), &tree}, nullptr),
+                 loaded.protocol, "");
+  loaded.protocol_path = file;
+}
+
 } // namespace
 
 void validate_scenario(LoadedScenario& loaded, const pb::TextFormat::ParseInfoTree& tree,
@@ -377,7 +406,7 @@ void validate_scenario(LoadedScenario& loaded, const pb::TextFormat::ParseInfoTr
   check_node(node);
   check_topology(c, m.topology(), node);
   load_kernels(c, loaded);
-  check_protocol(c, m.protocol());
+  load_protocol(c, loaded);
   check_variability(c, m.variability(), loaded.base_dir);
   check_workload(c, s.workload());
   const MessageCheck wl(c, s.workload(), "workload");

@@ -212,6 +212,37 @@ void install_protocol(const models::ProtocolModel& protocol) {
            const std::unordered_set<sg4::NetZone*>&) { return pm->bandwidth_factor(size); });
 }
 
+void check_kernel_coverage(const ResolvedScenario& sc, const ScheduleSource& source,
+                           const models::KernelModels& kernels) {
+  // Every kernel the workload calls must be priced: look at the first, second,
+  // last panel steps and the final step of a few ranks of distinct roles
+  // before the simulation starts, so a gap is a clear input error and not an
+  // exception inside a SimGrid actor.
+  const auto& w = sc.workload;
+  std::vector<bool> only(static_cast<std::size_t>(w.ranks()), false);
+  const int last = w.ranks() - 1;
+  for (int r : {0, std::min(1, last), std::min(w.q, last), last}) only[static_cast<std::size_t>(r)] = true;
+  traces::StepSchedule step;
+  for (std::int64_t k : {std::int64_t{0}, std::min<std::int64_t>(1, source.steps()), source.steps() - 1, source.steps()}) {
+    if (k < 0) continue;
+    step.Clear();
+    source.step(k, step, &only);
+    for (const auto& prog : step.ranks())
+      for (const auto& op : prog.ops()) {
+        if (!op.has_compute()) continue;
+        const auto& c = op.compute();
+        try {
+          kernels.seconds({c.kernel(), c.resource(), c.precision(), c.m(), c.n(), c.k()});
+        } catch (const std::out_of_range& e) {
+          throw std::invalid_argument(sc.path + ": " + e.what() + ", which the workload needs (" +
+                                      (sc.machine.kernels_path.empty() ? std::string("machine.kernels")
+                                                                       : sc.machine.kernels_path) +
+                                      ")");
+        }
+      }
+  }
+}
+
 RunResult run_reference(const ResolvedScenario& sc, const SimulateOptions& options) {
   auto engine = create_engine();
 
@@ -228,6 +259,7 @@ RunResult run_reference(const ResolvedScenario& sc, const SimulateOptions& optio
   }
 
   auto source = make_schedule_source(sc);
+  check_kernel_coverage(sc, *source, kernels);
   ReplayOptions ro;
   ro.steps = sc.workload.steps();
   ro.n = sc.workload.n;

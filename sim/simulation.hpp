@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 
+#include "models/kernel_model.hpp"
 #include "models/protocol_model.hpp"
 #include "models/variability.hpp"
 #include "sim/platform.hpp"
@@ -53,6 +54,12 @@ PlatformSpec make_platform_spec(const ResolvedScenario& scenario, const topo::To
 
 /// Installs the protocol model's latency/bandwidth corrections in SimGrid's network model.
 void install_protocol(const models::ProtocolModel& protocol);
+
+class ScheduleSource;
+/// Throws std::invalid_argument (naming the scenario and the calibration) when
+/// a kernel the workload calls has no calibration record.
+void check_kernel_coverage(const ResolvedScenario& scenario, const ScheduleSource& source,
+                           const models::KernelModels& kernels);
 
 /// Reference mode: every rank, every message, every step.
 RunResult run_reference(const ResolvedScenario& scenario, const SimulateOptions& options);

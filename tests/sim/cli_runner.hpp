@@ -1,0 +1,90 @@
+#pragma once
+// Runs the hplsim binary as a subprocess, for the CLI integration tests
+// (cli_test.cpp, osu_test.cpp). SimGrid 3.32 allows one engine per process,
+// so these tests never call simulate() in the test process.
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#ifndef HPLSIM_CLI
+#error "HPLSIM_CLI (path of the hplsim binary) must be defined by tests/sim/CMakeLists.txt"
+#endif
+
+namespace hplsim::sim::testing {
+
+namespace fs = std::filesystem;
+
+/// A fresh directory under the system temp dir, removed with its contents.
+class TempDir {
+public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "hplsim-test-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed: " + pattern);
+    path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const fs::path& path() const { return path_; }
+  fs::path operator/(const std::string& name) const { return path_ / name; }
+
+private:
+  fs::path path_;
+};
+
+inline std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+inline void write_text(const fs::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+/// A path inside the source tree ("scenarios/small-dragonfly.textproto").
+inline std::string source_path(const std::string& relative) {
+  return (fs::path(HPLSIM_SOURCE_DIR) / relative).string();
+}
+
+struct CliResult {
+  int exit_code = -1; // -1: killed by a signal
+  std::string out;
+  std::string err;
+};
+
+inline std::string shell_quote(const std::string& arg) {
+  std::string quoted = "'";
+  for (char c : arg)
+    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+/// Runs `hplsim args...`; stdout and stderr go through files in `scratch`.
+inline CliResult run_hplsim(const std::vector<std::string>& args, const TempDir& scratch) {
+  std::string command = shell_quote(HPLSIM_CLI);
+  for (const std::string& arg : args)
+    command += " " + shell_quote(arg);
+  const fs::path out = scratch / "cli.stdout";
+  const fs::path err = scratch / "cli.stderr";
+  command += " >" + shell_quote(out.string()) + " 2>" + shell_quote(err.string());
+  const int status = std::system(command.c_str());
+  CliResult result;
+  if (status != -1 && WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+  result.out = read_text(out);
+  result.err = read_text(err);
+  return result;
+}
+
+} // namespace hplsim::sim::testing

@@ -1,0 +1,283 @@
+// Integration tests of the hplsim command line, run as a subprocess
+// (cli_runner.hpp): topology figures, same-seed determinism, seeds,
+// user-input errors with their file:line:field, traces, and the modes
+// (analytic and fast) against reference mode.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/sim/cli_runner.hpp"
+
+namespace hplsim::sim::testing {
+namespace {
+
+using nlohmann::json;
+
+const std::string kSmallDragonfly = source_path("scenarios/small-dragonfly.textproto");
+
+/// small-dragonfly's text with its kernels_file made absolute, so a copy
+/// written elsewhere still finds the calibration.
+std::string small_dragonfly_text() {
+  std::string text = read_text(kSmallDragonfly);
+  const std::string from = "\"../models/";
+  const auto at = text.find(from);
+  if (at != std::string::npos) text.replace(at, from.size(), "\"" + source_path("models/"));
+  return text;
+}
+
+/// `text` with the first occurrence of `from` replaced (the test fails if absent).
+std::string replace_once(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << "scenario text has no \"" << from << "\"";
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+/// 1-based line of the first occurrence of `needle` in `text`.
+int line_of(const std::string& text, const std::string& needle) {
+  const auto at = text.find(needle);
+  EXPECT_NE(at, std::string::npos) << "no \"" << needle << "\"";
+  int line = 1;
+  for (std::size_t i = 0; i < at && i < text.size(); ++i)
+    line += text[i] == '\n' ? 1 : 0;
+  return line;
+}
+
+json read_summary(const fs::path& dir) {
+  return json::parse(read_text(dir / "summary.json"));
+}
+
+std::size_t line_count(const std::string& text) {
+  std::size_t lines = 0;
+  for (char c : text)
+    lines += c == '\n' ? 1 : 0;
+  return lines;
+}
+
+/// Writes `text` as a scenario, runs `hplsim run` on it, expects exit code 1
+/// and returns the error text with the scenario's path.
+std::pair<std::string, std::string> run_bad_scenario(const TempDir& dir, const std::string& text) {
+  const std::string path = (dir / "bad.textproto").string();
+  write_text(path, text);
+  const CliResult r = run_hplsim({"run", path, "--out", (dir / "out").string()}, dir);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  return {r.err, path};
+}
+
+// ------------------------------------------------------------------ topo
+
+TEST(CliTopo, AuroraMatchesThePublishedCountsAndBandwidths) {
+  TempDir dir;
+  const CliResult r = run_hplsim({"topo", source_path("scenarios/aurora-hpl-sc24.textproto"), "--json"}, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json topo = json::parse(r.out);
+  // Aurora paper (arXiv 2604.09517; REFERENCE notes, also cited in
+  // scenarios/aurora-hpl-sc24.textproto): 10,624 nodes x 8 NICs = 84,992 NICs;
+  // 166 compute groups x 32 switches = 5,312 switches.
+  EXPECT_EQ(topo.at("nodes").get<long>(), 10624);
+  EXPECT_EQ(topo.at("nics").get<long>(), 84992);
+  EXPECT_EQ(topo.at("switches").get<long>(), 5312);
+  // Same paper: aggregate injection 2.12 PB/s, global bisection 0.69 PB/s,
+  // both given to 3 figures, so +-1%. (Hand check: 84,992 x 25 GB/s =
+  // 2.1248e15; 83 x 83 x 2 links x 25 GB/s x 2 directions = 0.6889e15.)
+  EXPECT_NEAR(topo.at("injection_bandwidth_bytes_per_s").get<double>(), 2.12e15, 0.01 * 2.12e15);
+  EXPECT_NEAR(topo.at("bisection_bandwidth_bytes_per_s").get<double>(), 0.69e15, 0.01 * 0.69e15);
+}
+
+// ------------------------------------------------------------------ run: determinism and seeds
+
+// N 6144 halves small-dragonfly's ~9 s (24 panel steps instead of 48) and
+// keeps every rank and message of the 288-rank grid.
+const std::vector<std::string> kHalfN = {"--N", "6144"};
+
+std::vector<std::string> run_args(const fs::path& out, std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {"run", kSmallDragonfly, "--out", out.string()};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+TEST(CliRun, SameScenarioTwiceGivesByteIdenticalOutputs) {
+  TempDir dir;
+  const CliResult a = run_hplsim(run_args(dir / "a", kHalfN), dir);
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  const CliResult b = run_hplsim(run_args(dir / "b", kHalfN), dir);
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  const std::string summary = read_text(dir / "a" / "summary.json");
+  const std::string steps = read_text(dir / "a" / "steps.csv");
+  EXPECT_EQ(summary, read_text(dir / "b" / "summary.json"));
+  EXPECT_EQ(steps, read_text(dir / "b" / "steps.csv"));
+
+  const json s = json::parse(summary);
+  for (const char* key : {"rmax_tflops", "time_s", "n", "nb", "p", "q", "nodes", "ranks", "steps", "mode",
+                          "seed", "phase_totals_s", "crossover_step", "crossover_fraction", "completed"})
+    EXPECT_TRUE(s.contains(key)) << "summary.json lacks " << key;
+  for (const char* phase : {"pfact", "bcast", "swap", "trsm", "gemm"})
+    EXPECT_TRUE(s.at("phase_totals_s").contains(phase)) << "phase_totals_s lacks " << phase;
+  EXPECT_EQ(s.at("n").get<long>(), 6144);
+  EXPECT_EQ(s.at("mode").get<std::string>(), "reference");
+  EXPECT_TRUE(s.at("completed").get<bool>());
+  // One row per panel step plus the final solve, plus the header:
+  // ceil(6144 / 256) = 24 steps -> 25 rows -> 26 lines.
+  const long n = s.at("n").get<long>();
+  const long nb = s.at("nb").get<long>();
+  EXPECT_EQ(line_count(steps), static_cast<std::size_t>((n + nb - 1) / nb + 1 + 1));
+}
+
+TEST(CliRun, SeedChangesTheResultOnlyWhenItChanges) {
+  TempDir dir;
+  // Per-kernel jitter (5% CV, an arbitrary test value) is drawn from the seed.
+  std::vector<std::string> jitter = kHalfN;
+  jitter.insert(jitter.end(), {"--set", "machine.variability.kernel_jitter_cv=0.05"});
+  auto with_seed = [&](const char* seed) {
+    std::vector<std::string> extra = jitter;
+    extra.insert(extra.end(), {"--seed", seed});
+    return extra;
+  };
+  ASSERT_EQ(run_hplsim(run_args(dir / "s1", with_seed("1")), dir).exit_code, 0);
+  ASSERT_EQ(run_hplsim(run_args(dir / "s1again", with_seed("1")), dir).exit_code, 0);
+  ASSERT_EQ(run_hplsim(run_args(dir / "s2", with_seed("2")), dir).exit_code, 0);
+  EXPECT_EQ(read_text(dir / "s1" / "summary.json"), read_text(dir / "s1again" / "summary.json"));
+  EXPECT_EQ(read_text(dir / "s1" / "steps.csv"), read_text(dir / "s1again" / "steps.csv"));
+  // Another seed draws other jitter: per-step times differ. The total moves
+  // little (measured: 0.10007486 s vs 0.10008146 s, 7e-5 relative; the
+  // critical path is PFACT and BCAST, and jitter averages over many
+  // kernels), so the test asserts a difference, not its size.
+  EXPECT_NE(read_text(dir / "s1" / "steps.csv"), read_text(dir / "s2" / "steps.csv"));
+  EXPECT_NE(read_summary(dir / "s1").at("time_s").get<double>(),
+            read_summary(dir / "s2").at("time_s").get<double>());
+}
+
+// ------------------------------------------------------------------ bad inputs: exit 1, where and what
+
+TEST(CliErrors, MisspelledFieldNamesFileLineAndField) {
+  TempDir dir;
+  const std::string text = replace_once(small_dragonfly_text(), "\n  nb: 256", "\n  nbb: 256");
+  const auto [err, path] = run_bad_scenario(dir, text);
+  EXPECT_NE(err.find(path + ":" + std::to_string(line_of(text, "nbb:")) + ":"), std::string::npos) << err;
+  EXPECT_NE(err.find("nbb"), std::string::npos) << err;
+}
+
+TEST(CliErrors, GridThatDoesNotMatchRanksNamesFileLineAndFields) {
+  TempDir dir;
+  const std::string text = replace_once(small_dragonfly_text(), "\n  p: 12", "\n  p: 5");
+  const auto [err, path] = run_bad_scenario(dir, text);
+  // Located at the workload message (the rule involves four of its fields).
+  EXPECT_NE(err.find(path + ":" + std::to_string(line_of(text, "workload {")) + ":"), std::string::npos)
+      << err;
+  EXPECT_NE(err.find("p*q = 120"), std::string::npos) << err;                  // 5 x 24
+  EXPECT_NE(err.find("nodes*ranks_per_node = 288"), std::string::npos) << err; // 48 x 6
+}
+
+TEST(CliErrors, MatrixSmallerThanBlockNamesFileLineAndFields) {
+  TempDir dir;
+  const std::string text = replace_once(small_dragonfly_text(), "\n  n: 12288", "\n  n: 100");
+  const auto [err, path] = run_bad_scenario(dir, text);
+  EXPECT_NE(err.find(path + ":" + std::to_string(line_of(text, "\n  nb: 256") + 1) + ":"), std::string::npos)
+      << err;
+  EXPECT_NE(err.find("n = 100 must be >= nb = 256"), std::string::npos) << err;
+}
+
+TEST(CliErrors, NegativeBandwidthNamesFileLineAndField) {
+  TempDir dir;
+  const std::string text = replace_once(small_dragonfly_text(), "local_link_bandwidth_bytes_per_s: 25e9",
+                                        "local_link_bandwidth_bytes_per_s: -25e9");
+  const auto [err, path] = run_bad_scenario(dir, text);
+  EXPECT_NE(err.find(path + ":" + std::to_string(line_of(text, "local_link_bandwidth")) + ":"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("machine.topology.dragonfly.local_link_bandwidth_bytes_per_s must be > 0"),
+            std::string::npos)
+      << err;
+}
+
+TEST(CliErrors, UnknownSetPathNamesTheOverrideAndField) {
+  TempDir dir;
+  // A command-line override has no file line: the error is located at the
+  // override itself ("--set workload.nbb=3: Workload has no field nbb").
+  const CliResult r = run_hplsim(run_args(dir / "out", {"--set", "workload.nbb=3"}), dir);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("--set workload.nbb=3"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("has no field nbb"), std::string::npos) << r.err;
+}
+
+TEST(CliErrors, MissingScenarioFileExitsWithInputError) {
+  TempDir dir;
+  const std::string missing = (dir / "missing.textproto").string();
+  const CliResult r = run_hplsim({"run", missing, "--out", (dir / "out").string()}, dir);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find(missing), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("cannot open"), std::string::npos) << r.err;
+}
+
+TEST(CliErrors, TraceRejectsReversedStepRange) {
+  TempDir dir;
+  const CliResult r =
+      run_hplsim({"trace", kSmallDragonfly, "--steps", "5:2", "--out", (dir / "t.bin").string()}, dir);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("--steps 5:2"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "t.bin"));
+}
+
+// ------------------------------------------------------------------ trace
+
+TEST(CliTrace, WritesTheRequestedStepsInBinaryAndText) {
+  TempDir dir;
+  const CliResult bin =
+      run_hplsim({"trace", kSmallDragonfly, "--steps", "0:1", "--out", (dir / "t.bin").string()}, dir);
+  ASSERT_EQ(bin.exit_code, 0) << bin.err;
+  EXPECT_GT(fs::file_size(dir / "t.bin"), 0u);
+  const CliResult txt = run_hplsim(
+      {"trace", kSmallDragonfly, "--steps", "0:1", "--out", (dir / "t.txt").string(), "--text"}, dir);
+  ASSERT_EQ(txt.exit_code, 0) << txt.err;
+  const std::string text = read_text(dir / "t.txt");
+  EXPECT_NE(text.find("ranks {"), std::string::npos);
+  EXPECT_NE(text.find("\nstep: 1\n"), std::string::npos);
+  EXPECT_EQ(text.find("\nstep: 2\n"), std::string::npos); // only steps 0..1
+}
+
+// ------------------------------------------------------------------ modes against reference
+
+double rmax_of(const TempDir& dir, const std::string& scenario, const std::string& mode,
+               double* time_s = nullptr) {
+  const fs::path out = dir / mode;
+  const CliResult r = run_hplsim({"run", scenario, "--mode", mode, "--out", out.string()}, dir);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  if (r.exit_code != 0) return std::nan("");
+  const json s = read_summary(out);
+  EXPECT_EQ(s.at("mode").get<std::string>(), mode);
+  if (time_s != nullptr) *time_s = s.at("time_s").get<double>();
+  return s.at("rmax_tflops").get<double>();
+}
+
+TEST(CliModes, AnalyticMatchesReferenceOnAContentionFreeCase) {
+  TempDir dir;
+  // small-dragonfly's machine, 2 nodes x 1 rank, P 1 x Q 2, no look-ahead:
+  // per step one panel broadcast hop (Q = 2), no pivot exchange and no swap
+  // messages (P = 1), and nothing to share a link with.
+  std::string text = small_dragonfly_text();
+  text = text.substr(0, text.find("workload {")) +
+         "workload {\n  nodes: 2\n  ranks_per_node: 1\n  n: 4096\n  nb: 256\n  p: 1\n  q: 2\n  depth: 0\n}\n";
+  const std::string path = (dir / "two-nodes.textproto").string();
+  write_text(path, text);
+  double reference_s = 0.0, analytic_s = 0.0;
+  rmax_of(dir, path, "reference", &reference_s);
+  rmax_of(dir, path, "analytic", &analytic_s);
+  // TOLERANCE: see the report; measured gap documented here once settled.
+  EXPECT_NEAR(analytic_s, reference_s, 0.05 * reference_s);
+}
+
+TEST(CliModes, FastAgreesWithReferenceOnSmallDragonfly) {
+  TempDir dir;
+  const double reference = rmax_of(dir, kSmallDragonfly, "reference");
+  const double fast = rmax_of(dir, kSmallDragonfly, "fast");
+  // Fast mode simulates windows of steps and interpolates the rest; the lead
+  // measured 0.02% on this case (6.0765 vs 6.0740 TF/s here, 0.04%), so 1%
+  // leaves room for model changes without hiding a broken interpolation.
+  EXPECT_NEAR(fast, reference, 0.01 * reference);
+}
+
+} // namespace
+} // namespace hplsim::sim::testing
