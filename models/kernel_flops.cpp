@@ -37,7 +37,8 @@ double kernel_flops(const KernelShape& s) {
 }
 
 double amdahl_speedup(int threads, double serial_fraction) {
-  if (threads < 1) throw std::invalid_argument("amdahl_speedup: threads must be >= 1, got " + std::to_string(threads));
+  if (threads < 1)
+    throw std::invalid_argument("amdahl_speedup: threads must be >= 1, got " + std::to_string(threads));
   if (!(serial_fraction >= 0.0 && serial_fraction <= 1.0))
     throw std::invalid_argument("amdahl_speedup: serial fraction must be in [0, 1], got " +
                                 std::to_string(serial_fraction));

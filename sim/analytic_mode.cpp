@@ -41,6 +41,30 @@ double seconds(const models::KernelModels& km, traces::Kernel kernel, traces::Re
   return km.seconds({kernel, res, traces::FP64, m, n, k});
 }
 
+// Seconds of a recursive panel factorization of an m x n panel (CPU, one thread).
+double panel_seconds(const models::KernelModels& km, std::int64_t m, std::int64_t n, int nbmin, int ndiv) {
+  if (m <= 0 || n <= 0) return 0.0;
+  if (n <= nbmin) {
+    double t = 0.0;
+    for (std::int64_t c = 0; c < n; ++c)
+      t += seconds(km, traces::KERNEL_PFACT_COLUMN, traces::CPU, m - c, n, c);
+    return t;
+  }
+  double t = 0.0;
+  std::int64_t done = 0;
+  const std::int64_t part = std::max<std::int64_t>(1, n / ndiv);
+  while (done < n) {
+    const std::int64_t w = std::min(part, n - done);
+    if (done > 0) {
+      t += seconds(km, traces::KERNEL_TRSM, traces::CPU, done, w, 0);
+      t += seconds(km, traces::KERNEL_GEMM, traces::CPU, m - done, w, done);
+    }
+    t += panel_seconds(km, m - done, w, nbmin, ndiv);
+    done += w;
+  }
+  return t;
+}
+
 } // namespace
 
 std::vector<StepRecord> analytic_steps(const ResolvedScenario& sc) {
@@ -86,12 +110,19 @@ std::vector<StepRecord> analytic_steps(const ResolvedScenario& sc) {
     StepRecord r;
     r.step = k;
     r.matrix_fraction = double(col0) / double(w.n);
-    double pfact = 0.0;
-    for (std::int64_t c = 0; c < jb; ++c)
-      pfact += seconds(km, traces::KERNEL_PFACT_COLUMN, traces::CPU, mp, jb, c);
+    // Recursive panel factorization as HPL_pdrpanllN/HPL_pdpanllN do it:
+    // NDIV parts per level down to NBMIN-wide leaves factored column by
+    // column, the parts joined by a CPU TRSM and GEMM (traces/hpl_pfact.cpp).
+    double pfact = panel_seconds(km, mp, jb, w.hpl.nbmin, w.hpl.ndiv) / panel_speedup;
     pfact += double(jb) * pivot_rounds * (alpha + (2.0 * jb + 4.0) * 8.0 / beta);
     if (gpu) pfact += 2.0 * double(mp * jb) * 8.0 / node.pcie_bandwidth_bytes_per_s;
-    const double bcast = hops * (alpha + double(mp * jb + jb * jb + jb) * 8.0 / beta);
+    // HPL_pdpanel_init: L2 (rows below the diagonal block) x jb, the jb x jb L1
+    // block, the pivots and one DINFO word; with P = 1 the L1 rows are part of L2.
+    const double panel_doubles = double(mp * jb + (w.p > 1 ? jb * jb : 0) + jb + 1);
+    double bcast = hops * (alpha + panel_doubles * 8.0 / beta);
+    // Host-staged GPU run: the receiver copies the panel to its GPU.
+    if (gpu && !sc.machine.placement.gpu_aware_mpi && hops > 0)
+      bcast += panel_doubles * 8.0 / node.pcie_bandwidth_bytes_per_s;
     const double u_bytes = double(jb * nq) * 8.0;
     double swap = 0.0;
     if (w.p > 1) {
@@ -102,7 +133,8 @@ std::vector<StepRecord> analytic_steps(const ResolvedScenario& sc) {
     }
     swap += seconds(km, traces::KERNEL_LASWP, dev, jb, nq, 0);
     const double trsm = seconds(km, traces::KERNEL_TRSM, dev, jb, nq, 0);
-    const double gemm = seconds(km, traces::KERNEL_GEMM, dev, mp - jb > 0 ? mp : 0, nq, jb);
+    const std::int64_t update_rows = max_local(col0 + jb, w.n, w.nb, w.p);
+    const double gemm = seconds(km, traces::KERNEL_GEMM, dev, update_rows, nq, jb);
     r.phase_s = {pfact, bcast, swap, trsm, gemm, 0.0};
     const double step_s =
         w.depth == 0 ? pfact + bcast + swap + trsm + gemm : std::max({trsm + gemm, pfact + bcast, swap});

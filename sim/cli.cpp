@@ -143,7 +143,9 @@ int run_cli(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help is a "successful" parse error (0); every other one is a usage error.
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
   }
 
   try {

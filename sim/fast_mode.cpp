@@ -98,11 +98,13 @@ private:
       if (std::find(nodes.begin(), nodes.end(), node) == nodes.end()) nodes.push_back(node);
     };
     const std::int64_t last_panel = std::min(last, steps_ - 1);
-    for (std::int64_t k = first; k <= last_panel + 1 && k < steps_; ++k) add_node_of(static_cast<int>(k % w.q));
+    for (std::int64_t k = first; k <= last_panel + 1 && k < steps_; ++k)
+      add_node_of(static_cast<int>(k % w.q));
     for (int j = 1; static_cast<int>(nodes.size()) < plan_.fold_nodes && j < w.q; ++j)
       add_node_of(static_cast<int>((last_panel + j) % w.q));
     for (int node : nodes)
-      for (int l = 0; l < w.ranks_per_node; ++l) active[static_cast<std::size_t>(node * w.ranks_per_node + l)] = true;
+      for (int l = 0; l < w.ranks_per_node; ++l)
+        active[static_cast<std::size_t>(node * w.ranks_per_node + l)] = true;
     return active;
   }
 
@@ -123,7 +125,8 @@ private:
     for (std::int64_t k = first; k <= last; ++k)
       ro.step_list.push_back(k);
     if (fold_) ro.active_ranks = &active;
-    Replay replay(*platform_, *kernels_, protocol_.get(), source_->step_function(fold_ ? &active : nullptr), ro);
+    Replay replay(*platform_, *kernels_, protocol_.get(), source_->step_function(fold_ ? &active : nullptr),
+                  ro);
     const double origin = sg4::Engine::get_clock();
     for (auto& actor : replay.start())
       actor->join();
@@ -170,7 +173,8 @@ private:
     if (!window(0, head - 1, 0)) return fail();
     if (steps_ > head) {
       const std::int64_t tail_first = std::max(head, steps_ - plan_.measured_steps);
-      if (!window(std::max<std::int64_t>(0, tail_first - plan_.warmup_steps), steps_, tail_first)) return fail();
+      if (!window(std::max<std::int64_t>(0, tail_first - plan_.warmup_steps), steps_, tail_first))
+        return fail();
     } else {
       if (!window(steps_, steps_, steps_)) return fail();
     }

@@ -231,9 +231,9 @@ private:
     p.activity->wait();
     // The op's own duration: from its launch to the activity's end, which may
     // be earlier than now when the program waits for it late.
-    const double end_s = std::min(sg4::Engine::get_clock(), p.activity->get_finish_time() >= 0
-                                                                ? p.activity->get_finish_time()
-                                                                : sg4::Engine::get_clock());
+    const double end_s =
+        std::min(sg4::Engine::get_clock(), p.activity->get_finish_time() >= 0 ? p.activity->get_finish_time()
+                                                                              : sg4::Engine::get_clock());
     account(p.pos, p.phase, end_s - p.start_s);
   }
   // Waits for every pending op of a kind (copy/kernel serialisation when copies
@@ -322,7 +322,8 @@ private:
   }
 
   bool is_phantom(int peer) const {
-    return st_.options.active_ranks != nullptr && !(*st_.options.active_ranks)[static_cast<std::size_t>(peer)];
+    return st_.options.active_ranks != nullptr &&
+           !(*st_.options.active_ranks)[static_cast<std::size_t>(peer)];
   }
 
   // A message with a folded-away (phantom) peer: the phantom is taken to be
@@ -331,8 +332,8 @@ private:
   // two ranks' hosts, loading its links (README, "Fast mode: folding").
   void phantom_transfer(int from, int to, std::int64_t bytes, std::uint32_t tag, std::size_t pos, int phase,
                         double t0) {
-    sg4::CommPtr comm =
-        sg4::Comm::sendto_async(st_.platform.cpu(from), st_.platform.cpu(to), static_cast<std::uint64_t>(bytes));
+    sg4::CommPtr comm = sg4::Comm::sendto_async(st_.platform.cpu(from), st_.platform.cpu(to),
+                                                static_cast<std::uint64_t>(bytes));
     if (tag != 0) return launch(tag, comm, pos, phase, t0, Kind::Comm);
     comm->wait();
     account(pos, phase, sg4::Engine::get_clock() - t0);
@@ -342,7 +343,8 @@ private:
     ++st_.stats.messages;
     const int phase = phase_index(s.phase());
     if (is_phantom(s.peer()))
-      return phantom_transfer(rank_, s.peer(), s.bytes(), s.has_async_tag() ? s.async_tag() : 0, pos, phase, t0);
+      return phantom_transfer(rank_, s.peer(), s.bytes(), s.has_async_tag() ? s.async_tag() : 0, pos, phase,
+                              t0);
     sg4::Mailbox* mb = mailbox(rank_, s.peer());
     if (s.has_async_tag()) {
       sg4::CommPtr comm = mb->put_async(&g_payload, static_cast<std::uint64_t>(s.bytes()));
@@ -356,7 +358,8 @@ private:
     const int phase = phase_index(r.phase());
     if (is_phantom(r.peer())) {
       ++st_.stats.messages;
-      return phantom_transfer(r.peer(), rank_, r.bytes(), r.has_async_tag() ? r.async_tag() : 0, pos, phase, t0);
+      return phantom_transfer(r.peer(), rank_, r.bytes(), r.has_async_tag() ? r.async_tag() : 0, pos, phase,
+                              t0);
     }
     sg4::Mailbox* mb = mailbox(r.peer(), rank_);
     if (r.has_async_tag()) {

@@ -140,7 +140,7 @@ struct WorkloadConfig {
   bool column_major = false;
   HplVariants hpl;
   MxpConfig mxp;
-  int panel_threads = 0;  // resolved: cores per node / ranks per node when unset
+  int panel_threads = 0; // resolved: cores per node / ranks per node when unset
 
   int ranks() const { return p * q; }
   /// GPUs one rank drives: mxp.gpus_per_rank for HPL-MxP, else 1 (0 on CPU-only nodes is

@@ -107,8 +107,8 @@ traces::MxpConfig mxp_config(const ResolvedScenario& sc) {
   c.refinement_iterations =
       w.mxp.refinement_iterations
           ? *w.mxp.refinement_iterations
-          : models::refinement_iterations(w.n, c.storage,
-                                          gmres ? models::RefinementKind::Gmres : models::RefinementKind::Classical);
+          : models::refinement_iterations(
+                w.n, c.storage, gmres ? models::RefinementKind::Gmres : models::RefinementKind::Classical);
   return c;
 }
 

@@ -221,9 +221,11 @@ void check_kernel_coverage(const ResolvedScenario& sc, const ScheduleSource& sou
   const auto& w = sc.workload;
   std::vector<bool> only(static_cast<std::size_t>(w.ranks()), false);
   const int last = w.ranks() - 1;
-  for (int r : {0, std::min(1, last), std::min(w.q, last), last}) only[static_cast<std::size_t>(r)] = true;
+  for (int r : {0, std::min(1, last), std::min(w.q, last), last})
+    only[static_cast<std::size_t>(r)] = true;
   traces::StepSchedule step;
-  for (std::int64_t k : {std::int64_t{0}, std::min<std::int64_t>(1, source.steps()), source.steps() - 1, source.steps()}) {
+  for (std::int64_t k :
+       {std::int64_t{0}, std::min<std::int64_t>(1, source.steps()), source.steps() - 1, source.steps()}) {
     if (k < 0) continue;
     step.Clear();
     source.step(k, step, &only);
@@ -234,10 +236,10 @@ void check_kernel_coverage(const ResolvedScenario& sc, const ScheduleSource& sou
         try {
           kernels.seconds({c.kernel(), c.resource(), c.precision(), c.m(), c.n(), c.k()});
         } catch (const std::out_of_range& e) {
-          throw std::invalid_argument(sc.path + ": " + e.what() + ", which the workload needs (" +
-                                      (sc.machine.kernels_path.empty() ? std::string("machine.kernels")
-                                                                       : sc.machine.kernels_path) +
-                                      ")");
+          throw std::invalid_argument(
+              sc.path + ": " + e.what() + ", which the workload needs (" +
+              (sc.machine.kernels_path.empty() ? std::string("machine.kernels") : sc.machine.kernels_path) +
+              ")");
         }
       }
   }

@@ -59,4 +59,4 @@ inline std::vector<double> run_isolated(const std::function<std::vector<double>(
   return values;
 }
 
-}  // namespace hplsim::sim
+} // namespace hplsim::sim

@@ -86,7 +86,8 @@ traces::Op op_recv(int peer, std::int64_t bytes, std::uint32_t tag = 0) {
   if (tag) r->set_async_tag(tag);
   return op;
 }
-traces::Op op_gemm(traces::Resource res, std::int64_t m, std::int64_t n, std::int64_t k, std::uint32_t tag = 0) {
+traces::Op op_gemm(traces::Resource res, std::int64_t m, std::int64_t n, std::int64_t k,
+                   std::uint32_t tag = 0) {
   traces::Op op;
   auto* c = op.mutable_compute();
   c->set_kernel(traces::KERNEL_GEMM);
@@ -126,7 +127,8 @@ std::vector<double> run_programs(int ranks_per_node, int gpus_per_rank,
       for (std::size_t r = 0; r < programs.size(); ++r) {
         auto* p = out.add_ranks();
         p->set_rank(static_cast<int>(r));
-        for (const auto& op : programs[r]) *p->add_ops() = op;
+        for (const auto& op : programs[r])
+          *p->add_ops() = op;
       }
     };
     ReplayOptions ro;
@@ -138,7 +140,8 @@ std::vector<double> run_programs(int ranks_per_node, int gpus_per_rank,
     replay.start();
     engine->run();
     std::vector<double> out = {replay.makespan_s()};
-    for (double p : replay.records().at(0).phase_s) out.push_back(p);
+    for (double p : replay.records().at(0).phase_s)
+      out.push_back(p);
     out.push_back(static_cast<double>(replay.finished_ranks()));
     return out;
   });
@@ -161,8 +164,8 @@ TEST(Replay, GpuGemmTakesTheKernelModelTime) {
 TEST(Replay, ConcurrentKernelsShareTheGpu) {
   // Two async 2 ms GEMMs on one GPU share it: both end at 4 ms.
   const auto r = run_programs(1, 1,
-                              {{op_gemm(traces::GPU, 1000, 1000, 1000, 1), op_gemm(traces::GPU, 1000, 1000, 1000, 2),
-                                op_wait(1), op_wait(2)},
+                              {{op_gemm(traces::GPU, 1000, 1000, 1000, 1),
+                                op_gemm(traces::GPU, 1000, 1000, 1000, 2), op_wait(1), op_wait(2)},
                                {}});
   EXPECT_NEAR(r[0], 4e-3, 1e-9);
 }
@@ -170,7 +173,8 @@ TEST(Replay, ConcurrentKernelsShareTheGpu) {
 TEST(Replay, CpuWorkOverlapsAnAsyncGpuKernel) {
   // GPU GEMM 2 ms async while the CPU runs 2e7 flops at 1e10 = 2 ms: 2 ms total.
   const auto r = run_programs(
-      1, 1, {{op_gemm(traces::GPU, 1000, 1000, 1000, 1), op_gemm(traces::CPU, 100, 100, 1000), op_wait(1)}, {}});
+      1, 1,
+      {{op_gemm(traces::GPU, 1000, 1000, 1000, 1), op_gemm(traces::CPU, 100, 100, 1000), op_wait(1)}, {}});
   EXPECT_NEAR(r[0], 2e-3, 1e-9);
 }
 
@@ -180,11 +184,9 @@ TEST(Replay, TwoFlowsShareTheNic) {
   // each pair over NIC 1 of the single socket (nics_per_socket 2: NIC0 is for
   // column traffic), so both flows share one 10 GB/s NIC: 2e6 B / 10 GB/s =
   // 200 us + 5.5 us latency.
-  const auto r = run_programs(2, 0,
-                              {{op_send(2, 1'000'000)},
-                               {op_send(3, 1'000'000)},
-                               {op_recv(0, 1'000'000)},
-                               {op_recv(1, 1'000'000)}});
+  const auto r = run_programs(
+      2, 0,
+      {{op_send(2, 1'000'000)}, {op_send(3, 1'000'000)}, {op_recv(0, 1'000'000)}, {op_recv(1, 1'000'000)}});
   EXPECT_NEAR(r[0], 205.5e-6, 1e-9);
 }
 
@@ -216,5 +218,5 @@ TEST(Replay, UnmatchedReceiveIsReportedAsUnfinished) {
   EXPECT_EQ(r.back(), 1.0);
 }
 
-}  // namespace
-}  // namespace hplsim::sim
+} // namespace
+} // namespace hplsim::sim
