@@ -102,6 +102,16 @@ private:
       add_node_of(static_cast<int>(k % w.q));
     for (int j = 1; static_cast<int>(nodes.size()) < plan_.fold_nodes && j < w.q; ++j)
       add_node_of(static_cast<int>((last_panel + j) % w.q));
+    if (plan_.band == FoldBand::ColumnBand) {
+      // Every node holding a rank of the window's owner columns: their pivot
+      // exchanges and swaps run with all P ranks, so the round-by-round wait for
+      // the slowest rank of the column is simulated, not assumed away.
+      for (int r = 0; r < w.p; ++r)
+        for (std::int64_t k = first; k <= last_panel + 1 && k < steps_; ++k) {
+          const int node = rank_at(r, static_cast<int>(k % w.q)) / w.ranks_per_node;
+          if (std::find(nodes.begin(), nodes.end(), node) == nodes.end()) nodes.push_back(node);
+        }
+    }
     for (int node : nodes)
       for (int l = 0; l < w.ranks_per_node; ++l)
         active[static_cast<std::size_t>(node * w.ranks_per_node + l)] = true;

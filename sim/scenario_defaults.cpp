@@ -126,6 +126,8 @@ static_assert(same(SwapAlgo::BinaryExchange, Hpl::BINARY_EXCHANGE) &&
               Hpl::SwapAlgo_ARRAYSIZE == 3);
 static_assert(same(Refinement::Classical, Mxp::CLASSICAL) && same(Refinement::Gmres, Mxp::GMRES) &&
               Mxp::Refinement_ARRAYSIZE == 2);
+static_assert(same(FoldBand::ColumnBand, FastOptions::COLUMN_BAND) &&
+              same(FoldBand::RowBand, FastOptions::ROW_BAND) && FastOptions::Band_ARRAYSIZE == 2);
 static_assert(same(Fold::Auto, FastOptions::AUTO) && same(Fold::On, FastOptions::ON) &&
               same(Fold::Off, FastOptions::OFF) && FastOptions::Fold_ARRAYSIZE == 3);
 static_assert(same(Mode::Auto, Options::AUTO) && same(Mode::Reference, Options::REFERENCE) &&
@@ -190,6 +192,7 @@ ResolvedScenario resolve(const LoadedScenario& loaded) {
   set_if(f.has_initial_windows(), f.initial_windows(), out.options.fast.initial_windows);
   set_if(f.has_tolerance(), f.tolerance(), out.options.fast.tolerance);
   set_if(f.has_max_windows(), f.max_windows(), out.options.fast.max_windows);
+  if (f.has_band()) out.options.fast.band = static_cast<FoldBand>(f.band());
   return out;
 }
 

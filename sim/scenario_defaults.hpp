@@ -151,6 +151,7 @@ struct WorkloadConfig {
 };
 
 enum class Fold { Auto, On, Off };
+enum class FoldBand { ColumnBand, RowBand };
 
 struct FastConfig {
   Fold fold = Fold::Auto;
@@ -160,6 +161,7 @@ struct FastConfig {
   int initial_windows = 12;
   double tolerance = 0.004;
   int max_windows = 64;
+  FoldBand band = FoldBand::ColumnBand;
 };
 
 struct OptionsConfig {
