@@ -35,7 +35,11 @@
 #   scripts/real-hpl/run_real_hpl.sh [--backend netlib|hpcc] [--hpl-src PATH]
 #       [--work DIR] [--out CSV] [--repeats N]
 #       [--configs "N:NB:P:Q N:NB:P:Q ..."] [--no-install]
-#       [--wait-idle PCT] [--wait-max S]
+#       [--wait-idle PCT] [--wait-max S] [--detailed-timing]
+# --detailed-timing (netlib): build HPL with -DHPL_DETAILED_TIMING in its own
+# tree (hpl-2.3-dt), so each run's output (run-*/out-<repeat>.txt) also has
+# HPL's per-phase times (rfact, pfact, mxswp, update, laswp, up tr sv); the
+# timing calls add a little overhead, so keep those runs out of the table.
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -47,6 +51,7 @@ repeats=3
 install=1
 wait_idle=0
 wait_max_s=300
+detailed=0
 # N in {2000, 4000, 8000} x NB in {128, 256} x grids {1x2, 2x1, 1x1}.
 configs=""
 for n in 2000 4000 8000; do
@@ -67,7 +72,8 @@ while [ $# -gt 0 ]; do
     --no-install) install=0; shift ;;
     --wait-idle) wait_idle="$2"; shift 2 ;;
     --wait-max) wait_max_s="$2"; shift 2 ;;
-    -h|--help) sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --detailed-timing) detailed=1; shift ;;
+    -h|--help) sed -n '2,42p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
@@ -101,6 +107,8 @@ mkdir -p "${work_dir}" "$(dirname "${out_csv}")"
 xhpl=""
 if [ "${backend}" = netlib ]; then
   top="${work_dir}/hpl-2.3"
+  hpl_opts="-DHPL_CALL_CBLAS"
+  if [ "${detailed}" = 1 ]; then top="${work_dir}/hpl-2.3-dt"; hpl_opts+=" -DHPL_DETAILED_TIMING"; fi
   if [ ! -x "${top}/bin/hplsim/xhpl" ]; then
     rm -rf "${top}"
     mkdir -p "${top}"
@@ -154,7 +162,7 @@ LAlib        = -lopenblas
 F2CDEFS      =
 HPL_INCLUDES = -I\$(INCdir) -I\$(INCdir)/\$(ARCH) \$(LAinc) \$(MPinc)
 HPL_LIBS     = \$(HPLlib) \$(LAlib) \$(MPlib) -lm
-HPL_OPTS     = -DHPL_CALL_CBLAS
+HPL_OPTS     = ${hpl_opts}
 HPL_DEFS     = \$(F2CDEFS) \$(HPL_OPTS) \$(HPL_INCLUDES)
 CC           = mpicc
 CCNOOPT      = \$(HPL_DEFS)
@@ -235,13 +243,15 @@ idle_percent() {
   [ "${total}" -gt 0 ] && echo $((100 * idle / total)) || echo 0
 }
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 GOTO_NUM_THREADS=1
+run_tag=""
+[ "${detailed}" = 1 ] && run_tag="-dt"
 echo "backend,n,nb,p,q,ranks,repeat,time_s,gflops,residual_passed,loadavg_1min,idle_percent,cpu_time_s,cpu_gflops" > "${out_csv}"
 for cfg in ${configs}; do
   IFS=: read -r n nb p q <<<"${cfg}"
   [[ "${n}:${nb}:${p}:${q}" =~ ^[0-9]+:[0-9]+:[0-9]+:[0-9]+$ ]] ||
     die "--configs entry '${cfg}' must read N:NB:P:Q"
   ranks=$((p * q))
-  run_dir="${work_dir}/run-${backend}-${n}-${nb}-${p}x${q}"
+  run_dir="${work_dir}/run-${backend}${run_tag}-${n}-${nb}-${p}x${q}"
   mkdir -p "${run_dir}"
   for r in $(seq 1 "${repeats}"); do
     waited=0
