@@ -48,7 +48,7 @@ if [ -z "${hplsim}" ]; then
     if [ -x "${repo_root}/${b}/sim/hplsim" ]; then hplsim="${repo_root}/${b}/sim/hplsim"; break; fi
   done
 fi
-[ -n "${hplsim}" ] && [ -x "${hplsim}" ] || die "no hplsim binary (build it, or pass --hplsim BIN)"
+if [ -z "${hplsim}" ] || [ ! -x "${hplsim}" ]; then die "no hplsim binary (build it, or pass --hplsim BIN)"; fi
 [ ${#real_csvs[@]} -gt 0 ] || real_csvs=("${repo_root}/out/real-hpl/real_hpl.csv")
 for f in "${real_csvs[@]}"; do
   [ -f "${f}" ] || die "no real-HPL CSV '${f}' (run scripts/real-hpl/run_real_hpl.sh first)"
@@ -87,7 +87,7 @@ while read -r backend n nb p q ranks gflops time_s runs cpu_gflops idle; do
     die "hplsim failed for ${name}, see ${dir}.log"
   rate="$(json_number "${dir}/summary.json" rmax_flops_per_s)"
   sim_s="$(json_number "${dir}/summary.json" time_s)"
-  [ -n "${rate}" ] && [ -n "${sim_s}" ] || die "no rmax_flops_per_s/time_s in ${dir}/summary.json"
+  if [ -z "${rate}" ] || [ -z "${sim_s}" ]; then die "no rmax_flops_per_s/time_s in ${dir}/summary.json"; fi
   line="$(awk -v r="${rate}" -v g="${gflops}" -v st="${sim_s}" -v rt="${time_s}" -v c="${name}" \
     -v k="${ranks}" -v u="${runs}" -v cg="${cpu_gflops}" -v id="${idle}" 'BEGIN {
       pg = r / 1e9; err = 100 * (pg - g) / g
@@ -95,7 +95,7 @@ while read -r backend n nb p q ranks gflops time_s runs cpu_gflops idle; do
       if (cg != "-") { cs = sprintf("%.4g", cg); ce = sprintf("%.1f", 100 * (pg - cg) / cg) }
       printf "%s,%d,%d,%s,%.4g,%.4g,%.4g,%.4g,%.1f,%s,%s\n", c, k, u, id, g, rt, pg, st, err, cs, ce }')"
   echo "${line}" >> "${out_csv}"
-  IFS=, read -r c k u id g rt pg st err cs ce <<<"${line}"
+  IFS=, read -r c _ u id g rt pg st err cs ce <<<"${line}"
   printf '%-26s %4s %5s %8s %8s %8s %8s %7s %8s %7s\n' "${backend}:${c}" "${u}" "${id}" "${g}" "${rt}" "${pg}" "${st}" "${err}" "${cs}" "${ce}"
 done <<<"${best}"
 echo "wrote ${out_csv}" >&2

@@ -77,7 +77,7 @@ run_one() { # dir core
 # Idle share of all CPUs over 2 s, in whole percent (as run_real_hpl.sh).
 idle_percent() {
   local a b total=0 i
-  a=($(head -1 /proc/stat)); sleep 2; b=($(head -1 /proc/stat))
+  read -r -a a < /proc/stat; sleep 2; read -r -a b < /proc/stat
   for i in 1 2 3 4 5 6 7 8; do total=$((total + b[i] - a[i])); done
   [ "${total}" -gt 0 ] && echo $((100 * (b[4] - a[4] + b[5] - a[5]) / total)) || echo 0
 }

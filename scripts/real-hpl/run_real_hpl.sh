@@ -83,7 +83,7 @@ fi
 case "${backend}" in netlib|hpcc) ;; *) die "--backend must be netlib or hpcc, got '${backend}'" ;; esac
 [ "${backend}" = netlib ] && [ -z "${hpl_src}" ] && die "--backend netlib needs --hpl-src PATH"
 [[ "${repeats}" =~ ^[1-9][0-9]*$ ]] || die "--repeats must be a positive integer, got '${repeats}'"
-[[ "${wait_idle}" =~ ^[0-9]+$ ]] && [ "${wait_idle}" -le 100 ] || die "--wait-idle must be 0..100, got '${wait_idle}'"
+if ! [[ "${wait_idle}" =~ ^[0-9]+$ ]] || [ "${wait_idle}" -gt 100 ]; then die "--wait-idle must be 0..100, got '${wait_idle}'"; fi
 [[ "${wait_max_s}" =~ ^[0-9]+$ ]] || die "--wait-max must be a whole number of seconds, got '${wait_max_s}'"
 
 # ------------------------------------------------------------------ install
@@ -236,7 +236,7 @@ DAT
 # Idle share of all CPUs over 2 s, in whole percent (/proc/stat: idle + iowait).
 idle_percent() {
   local a b
-  a=($(head -1 /proc/stat)); sleep 2; b=($(head -1 /proc/stat))
+  read -r -a a < /proc/stat; sleep 2; read -r -a b < /proc/stat
   local total=0 i
   for i in 1 2 3 4 5 6 7 8; do total=$((total + b[i] - a[i])); done
   local idle=$((b[4] - a[4] + b[5] - a[5]))
@@ -283,13 +283,13 @@ for cfg in ${configs}; do
     [ "${ln}:${lnb}:${lp}:${lq}" = "${n}:${nb}:${p}:${q}" ] ||
       die "HPL ran ${ln}:${lnb}:${lp}:${lq}, asked for ${n}:${nb}:${p}:${q} (${run_dir}/out-${r}.txt)"
     passed=false
-    grep -q 'PASSED' "${run_dir}/out-${r}.txt" && passed=true
+    grep -qE '^\|\|Ax-b\|\|.*PASSED' "${run_dir}/out-${r}.txt" && passed=true
     cpu_s="$(sed -n 's/^HPLSIM max rank CPU time in HPL_pdgesv: *\([0-9.eE+-]*\) s$/\1/p' "${run_dir}/out-${r}.txt" | head -1)"
     cpu_g=""
     # HPL_pdtest.c's count: 2/3 N^3 + 3/2 N^2 flops.
     [ -n "${cpu_s}" ] && cpu_g="$(awk -v n="${n}" -v s="${cpu_s}" 'BEGIN { if (s > 0) printf "%.4e", (2.0 / 3.0 * n + 1.5) * n * n / s / 1e9 }')"
     echo "${backend},${n},${nb},${p},${q},${ranks},${r},${t},${g},${passed},${load},${idle},${cpu_s},${cpu_g}" >> "${out_csv}"
-    echo "${backend} N=${n} NB=${nb} ${p}x${q} run ${r}: ${t} s ${g} Gflops; CPU ${cpu_s} s ${cpu_g} Gflops (load ${load}, idle ${idle}%, residual ${passed})" >&2
+    echo "${backend} N=${n} NB=${nb} ${p}x${q} run ${r}: ${t} s ${g} Gflops; CPU ${cpu_s:-n/a} s ${cpu_g:-n/a} Gflops (load ${load}, idle ${idle}%, residual ${passed})" >&2
   done
 done
 echo "wrote ${out_csv}" >&2
