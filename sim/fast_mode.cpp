@@ -122,15 +122,7 @@ private:
   // from `keep_from` on. Returns false if the window did not complete.
   bool window(std::int64_t first, std::int64_t last, std::int64_t keep_from) {
     const std::vector<bool> active = active_set(first, last);
-    ReplayOptions ro;
-    ro.steps = steps_;
-    ro.n = sc_.workload.n;
-    ro.nb = sc_.workload.nb;
-    ro.copy_overlap = sc_.machine.node.copy_overlap;
-    ro.copy_engines = sc_.machine.node.copy_engines;
-    ro.kernel_jitter_cv = sc_.machine.variability.kernel_jitter_cv();
-    ro.panel_speedup =
-        models::amdahl_speedup(sc_.workload.panel_threads, sc_.machine.node.panel_serial_fraction);
+    ReplayOptions ro = replay_options(sc_);
     ro.seed = sc_.options.seed + static_cast<std::uint64_t>(first) * 0x9e3779b97f4a7c15ULL;
     for (std::int64_t k = first; k <= last; ++k)
       ro.step_list.push_back(k);

@@ -60,11 +60,6 @@ public:
     const int idx = e.index[static_cast<std::size_t>(rank)];
     return idx < 0 ? nullptr : &e.schedule->ranks(idx);
   }
-  const traces::StepSchedule& schedule(std::size_t pos) {
-    while (first_ + entries_.size() <= pos)
-      generate(first_ + entries_.size());
-    return *entries_.at(pos - first_).schedule;
-  }
   void done(std::size_t pos) {
     Entry& e = entries_.at(pos - first_);
     --e.remaining;

@@ -245,6 +245,20 @@ void check_kernel_coverage(const ResolvedScenario& sc, const ScheduleSource& sou
   }
 }
 
+ReplayOptions replay_options(const ResolvedScenario& sc) {
+  const auto& node = sc.machine.node;
+  ReplayOptions ro;
+  ro.steps = sc.workload.steps();
+  ro.n = sc.workload.n;
+  ro.nb = sc.workload.nb;
+  ro.copy_overlap = node.copy_overlap;
+  ro.copy_engines = node.copy_engines;
+  ro.kernel_jitter_cv = sc.machine.variability.kernel_jitter_cv();
+  ro.panel_speedup = models::amdahl_speedup(sc.workload.panel_threads, node.panel_serial_fraction);
+  ro.seed = sc.options.seed;
+  return ro;
+}
+
 RunResult run_reference(const ResolvedScenario& sc, const SimulateOptions& options) {
   auto engine = create_engine();
 
@@ -262,15 +276,7 @@ RunResult run_reference(const ResolvedScenario& sc, const SimulateOptions& optio
 
   auto source = make_schedule_source(sc);
   check_kernel_coverage(sc, *source, kernels);
-  ReplayOptions ro;
-  ro.steps = sc.workload.steps();
-  ro.n = sc.workload.n;
-  ro.nb = sc.workload.nb;
-  ro.copy_overlap = node.copy_overlap;
-  ro.copy_engines = node.copy_engines;
-  ro.kernel_jitter_cv = sc.machine.variability.kernel_jitter_cv();
-  ro.panel_speedup = models::amdahl_speedup(sc.workload.panel_threads, node.panel_serial_fraction);
-  ro.seed = sc.options.seed;
+  ReplayOptions ro = replay_options(sc);
   ro.progress = options.progress;
   Replay replay(platform, kernels, protocol.get(), source->step_function(), ro);
   replay.start();

@@ -8,6 +8,7 @@
 #include "models/protocol_model.hpp"
 #include "models/variability.hpp"
 #include "sim/platform.hpp"
+#include "sim/replay.hpp"
 #include "sim/run_result.hpp"
 #include "sim/scenario_defaults.hpp"
 #include "topologies/topology.hpp"
@@ -60,6 +61,9 @@ class ScheduleSource;
 /// a kernel the workload calls has no calibration record.
 void check_kernel_coverage(const ResolvedScenario& scenario, const ScheduleSource& source,
                            const models::KernelModels& kernels);
+
+/// The replay options a scenario implies (steps, copy engines, jitter, panel threads, seed).
+ReplayOptions replay_options(const ResolvedScenario& scenario);
 
 /// Reference mode: every rank, every message, every step.
 RunResult run_reference(const ResolvedScenario& scenario, const SimulateOptions& options);
