@@ -86,14 +86,25 @@ std::vector<std::string> KernelModels::record_names() const {
 }
 
 double KernelModels::seconds(const KernelShape& shape) const {
+  return seconds(shape, CpuThreading{});
+}
+
+double KernelModels::seconds(const KernelShape& shape, const CpuThreading& threading) const {
   check_shape(shape);
   const KernelParams& r = params(kernel_record_name(shape));
   const CostTerms t = kernel_cost_terms(shape);
   if (t.calls == 0.0) return 0.0; // empty call: free, no launch overhead
-  if (is_memory_bound(shape.kernel))
-    return r.launch_overhead_s() + t.bytes / r.memory_bandwidth_bytes_per_s();
+  const bool threaded = shape.resource == traces::CPU && threading.threads > 1;
+  if (is_memory_bound(shape.kernel)) {
+    double bandwidth = r.memory_bandwidth_bytes_per_s();
+    if (threaded && threading.memory_bandwidth_bytes_per_s > 0.0)
+      bandwidth = std::max(bandwidth,
+                           std::min(bandwidth * threading.threads, threading.memory_bandwidth_bytes_per_s));
+    return r.launch_overhead_s() + t.bytes / bandwidth;
+  }
+  const double speedup = threaded ? amdahl_speedup(threading.threads, threading.serial_fraction) : 1.0;
   return r.launch_overhead_s() + (t.work_flops + r.half_efficiency_size() * t.work_over_size) /
-                                     (r.peak_flops_per_s() * r.max_efficiency());
+                                     (r.peak_flops_per_s() * r.max_efficiency() * speedup);
 }
 
 } // namespace hplsim::models

@@ -39,12 +39,28 @@ std::string kernel_record_name(const KernelShape& shape);
 /// Throws std::invalid_argument for threads < 1 or f outside [0, 1].
 double amdahl_speedup(int threads, double serial_fraction);
 
+/// How a rank runs its CPU kernels on several threads (README, "CPU threads").
+struct CpuThreading {
+  int threads = 1;
+  /// Amdahl serial fraction of the compute-bound kernels.
+  double serial_fraction = 0.0;
+  /// The bandwidth the rank's threads share for memory-bound kernels (its
+  /// socket's sustained memory bandwidth / the socket's ranks); 0: unknown,
+  /// then a memory-bound kernel runs at its one-core rate whatever the threads.
+  double memory_bandwidth_bytes_per_s = 0.0;
+};
+
 class KernelModels {
 public:
   /// Validates every record; throws std::invalid_argument naming the record and field.
   explicit KernelModels(const KernelCalibration& calibration);
   /// Seconds for one call. Throws std::out_of_range if no record prices this shape.
   double seconds(const KernelShape& shape) const;
+  /// Seconds for one CPU call run on several threads: compute-bound kernels
+  /// speed up by amdahl_speedup(threads, serial_fraction); memory-bound ones
+  /// stream at min(threads x the record's one-core bandwidth, the rank's share
+  /// of the socket's bandwidth). The launch overhead is paid once.
+  double seconds(const KernelShape& shape, const CpuThreading& threading) const;
   bool has(const std::string& record_name) const;
   const KernelParams& params(const std::string& record_name) const;
   /// Record names, sorted.

@@ -20,6 +20,7 @@
 
 #include "models/kernel_model.hpp"
 #include "models/protocol_model.hpp"
+#include "sim/simulation.hpp"
 #include "traces/grid.hpp"
 
 namespace hplsim::sim {
@@ -36,18 +37,20 @@ std::int64_t max_local(std::int64_t begin, std::int64_t end, std::int64_t nb, in
 }
 
 double seconds(const models::KernelModels& km, traces::Kernel kernel, traces::Resource res, std::int64_t m,
-               std::int64_t n, std::int64_t k) {
+               std::int64_t n, std::int64_t k, const models::CpuThreading& threading = {}) {
   if (m <= 0 || n <= 0 || k < 0) return 0.0;
-  return km.seconds({kernel, res, traces::FP64, m, n, k});
+  return km.seconds({kernel, res, traces::FP64, m, n, k}, threading);
 }
 
-// Seconds of a recursive panel factorization of an m x n panel (CPU, one thread).
-double panel_seconds(const models::KernelModels& km, std::int64_t m, std::int64_t n, int nbmin, int ndiv) {
+// Seconds of a recursive panel factorization of an m x n panel (CPU, on the
+// rank's panel threads as the replay prices it).
+double panel_seconds(const models::KernelModels& km, std::int64_t m, std::int64_t n, int nbmin, int ndiv,
+                     const models::CpuThreading& th) {
   if (m <= 0 || n <= 0) return 0.0;
   if (n <= nbmin) {
     double t = 0.0;
     for (std::int64_t c = 0; c < n; ++c)
-      t += seconds(km, traces::KERNEL_PFACT_COLUMN, traces::CPU, m - c, n, c);
+      t += seconds(km, traces::KERNEL_PFACT_COLUMN, traces::CPU, m - c, n, c, th);
     return t;
   }
   double t = 0.0;
@@ -56,10 +59,10 @@ double panel_seconds(const models::KernelModels& km, std::int64_t m, std::int64_
   while (done < n) {
     const std::int64_t w = std::min(part, n - done);
     if (done > 0) {
-      t += seconds(km, traces::KERNEL_TRSM, traces::CPU, done, w, 0);
-      t += seconds(km, traces::KERNEL_GEMM, traces::CPU, m - done, w, done);
+      t += seconds(km, traces::KERNEL_TRSM, traces::CPU, done, w, 0, th);
+      t += seconds(km, traces::KERNEL_GEMM, traces::CPU, m - done, w, done, th);
     }
-    t += panel_seconds(km, m - done, w, nbmin, ndiv);
+    t += panel_seconds(km, m - done, w, nbmin, ndiv, th);
     done += w;
   }
   return t;
@@ -85,7 +88,7 @@ std::vector<StepRecord> analytic_steps(const ResolvedScenario& sc) {
     const models::ProtocolModel pm(sc.machine.protocol);
     alpha += pm.send_overhead_s(0) + pm.recv_overhead_s(0);
   }
-  const double panel_speedup = models::amdahl_speedup(w.panel_threads, node.panel_serial_fraction);
+  const models::CpuThreading panel_threading = replay_options(sc).panel_threading;
   const double log_p = w.p > 1 ? std::ceil(std::log2(double(w.p))) : 0.0;
   const bool pow2 = (w.p & (w.p - 1)) == 0;
   const double pivot_rounds = w.p > 1 ? log_p + (pow2 ? 0.0 : 2.0) : 0.0;
@@ -113,7 +116,7 @@ std::vector<StepRecord> analytic_steps(const ResolvedScenario& sc) {
     // Recursive panel factorization as HPL_pdrpanllN/HPL_pdpanllN do it:
     // NDIV parts per level down to NBMIN-wide leaves factored column by
     // column, the parts joined by a CPU TRSM and GEMM (traces/hpl_pfact.cpp).
-    double pfact = panel_seconds(km, mp, jb, w.hpl.nbmin, w.hpl.ndiv) / panel_speedup;
+    double pfact = panel_seconds(km, mp, jb, w.hpl.nbmin, w.hpl.ndiv, panel_threading);
     pfact += double(jb) * pivot_rounds * (alpha + (2.0 * jb + 4.0) * 8.0 / beta);
     if (gpu) pfact += 2.0 * double(mp * jb) * 8.0 / node.pcie_bandwidth_bytes_per_s;
     // HPL_pdpanel_init: L2 (rows below the diagonal block) x jb, the jb x jb L1

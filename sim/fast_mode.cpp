@@ -71,6 +71,7 @@ public:
     }
     source_ = make_schedule_source(sc_);
     check_kernel_coverage(sc_, *source_, *kernels_);
+    if (fold_) slowest_node_ = slowest_node();
     steps_ = source_->steps();
     sg4::Actor::create("fast-controller", platform_->cpu(0), [this]() { control(); });
     engine->run();
@@ -112,10 +113,35 @@ private:
           if (std::find(nodes.begin(), nodes.end(), node) == nodes.end()) nodes.push_back(node);
         }
     }
+    // The slowest node of the run (spatial variability): HPL runs at the pace
+    // of its slowest rank, so a fold that left it out would drop the largest
+    // scale loss variability causes (README, "Fast mode: folding").
+    if (slowest_node_ >= 0 && std::find(nodes.begin(), nodes.end(), slowest_node_) == nodes.end())
+      nodes.push_back(slowest_node_);
     for (int node : nodes)
       for (int l = 0; l < w.ranks_per_node; ++l)
         active[static_cast<std::size_t>(node * w.ranks_per_node + l)] = true;
     return active;
+  }
+
+  // The run node with the lowest rate factor over its CPUs and GPUs; -1 when
+  // every factor is 1 (no variability).
+  int slowest_node() const {
+    const PlatformSpec& spec = platform_->spec();
+    const int nodes = sc_.workload.nodes;
+    int slowest = -1;
+    double lowest = 1.0;
+    for (int node = 0; node < nodes; ++node) {
+      double f = spec.cpu_rate_factor ? spec.cpu_rate_factor(node) : 1.0;
+      for (int l = 0; l < spec.ranks_per_node && spec.gpu_rate_factor; ++l)
+        for (int g = 0; g < spec.gpus_per_rank; ++g)
+          f = std::min(f, spec.gpu_rate_factor(node * spec.ranks_per_node + l, g));
+      if (f < lowest) {
+        lowest = f;
+        slowest = node;
+      }
+    }
+    return slowest;
   }
 
   // Simulates steps [first, last] (inclusive) as one window; keeps the steps
@@ -255,6 +281,7 @@ private:
   RunResult& result_;
   FastConfig plan_;
   bool fold_ = false;
+  int slowest_node_ = -1;
   std::unique_ptr<topo::Topology> topology_;
   std::unique_ptr<models::KernelModels> kernels_;
   std::unique_ptr<models::Variability> variability_;

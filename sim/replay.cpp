@@ -172,6 +172,10 @@ private:
   struct Accumulator {
     std::size_t pos;
     std::array<double, kPhaseCount> phase_s{};
+    // The latest end of an async op accounted per phase: async ops of one
+    // phase that overlap (a rank's GEMMs on its several GPUs, copies) count
+    // their union once. Blocking ops of one actor never overlap each other.
+    std::array<double, kPhaseCount> async_until_s{};
   };
 
   int first_active_rank() const {
@@ -192,11 +196,16 @@ private:
 
   void open_accumulator(std::size_t pos) { acc_.push_back({pos, {}}); }
 
-  void account(std::size_t pos, int phase, double dt) {
+  void account(std::size_t pos, int phase, double start_s, double end_s, bool async = false) {
     if (phase < 0) return;
+    const auto ph = static_cast<std::size_t>(phase);
     for (auto& a : acc_)
       if (a.pos == pos) {
-        a.phase_s[static_cast<std::size_t>(phase)] += dt;
+        if (async) {
+          start_s = std::max(start_s, a.async_until_s[ph]);
+          a.async_until_s[ph] = std::max(a.async_until_s[ph], end_s);
+        }
+        a.phase_s[ph] += std::max(0.0, end_s - start_s);
         return;
       }
     throw std::logic_error("replay: accounting for a closed step");
@@ -229,7 +238,7 @@ private:
     const double end_s =
         std::min(sg4::Engine::get_clock(), p.activity->get_finish_time() >= 0 ? p.activity->get_finish_time()
                                                                               : sg4::Engine::get_clock());
-    account(p.pos, p.phase, end_s - p.start_s);
+    account(p.pos, p.phase, p.start_s, end_s, /*async=*/true);
   }
   // Waits for every pending op of a kind (copy/kernel serialisation when copies
   // may not overlap kernels); their tags are remembered as already done.
@@ -288,10 +297,12 @@ private:
 
   void compute(const traces::Compute& c, std::size_t pos, double t0) {
     const models::KernelShape shape{c.kernel(), c.resource(), c.precision(), c.m(), c.n(), c.k()};
-    double seconds = st_.kernels.seconds(shape);
+    const models::CpuThreading& threading = c.phase() == traces::PFACT   ? st_.options.panel_threading
+                                            : c.phase() == traces::SOLVE ? st_.options.solve_threading
+                                                                         : st_.options.other_threading;
+    double seconds = st_.kernels.seconds(shape, threading);
     if (seconds <= 0.0) return;
     seconds *= jitter();
-    if (c.resource() == traces::CPU && c.phase() == traces::PFACT) seconds /= st_.options.panel_speedup;
     const int phase = phase_index(c.phase());
     ++st_.stats.executions;
     const double amount = seconds * kWorkUnitsPerSecond;
@@ -313,7 +324,7 @@ private:
       }
       sg4::this_actor::execute(amount);
     }
-    account(pos, phase, sg4::Engine::get_clock() - t0);
+    account(pos, phase, t0, sg4::Engine::get_clock());
   }
 
   bool is_phantom(int peer) const {
@@ -331,7 +342,7 @@ private:
                                                 static_cast<std::uint64_t>(bytes));
     if (tag != 0) return launch(tag, comm, pos, phase, t0, Kind::Comm);
     comm->wait();
-    account(pos, phase, sg4::Engine::get_clock() - t0);
+    account(pos, phase, t0, sg4::Engine::get_clock());
   }
 
   void send(const traces::Send& s, std::size_t pos, double t0) {
@@ -346,7 +357,7 @@ private:
       return launch(s.async_tag(), comm, pos, phase, t0, Kind::Comm);
     }
     mb->put(&g_payload, static_cast<std::uint64_t>(s.bytes()));
-    account(pos, phase, sg4::Engine::get_clock() - t0);
+    account(pos, phase, t0, sg4::Engine::get_clock());
   }
 
   void recv(const traces::Recv& r, std::size_t pos, double t0) {
@@ -362,7 +373,7 @@ private:
       return launch(r.async_tag(), comm, pos, phase, t0, Kind::Comm);
     }
     mb->get<int>();
-    account(pos, phase, sg4::Engine::get_clock() - t0);
+    account(pos, phase, t0, sg4::Engine::get_clock());
   }
 
   void copy(const traces::Copy& c, std::size_t pos, double t0) {
@@ -389,7 +400,7 @@ private:
     if (c.has_async_tag() && st_.options.copy_overlap)
       return launch(c.async_tag(), comm, pos, phase, t0, Kind::Copy);
     comm->wait();
-    account(pos, phase, sg4::Engine::get_clock() - t0);
+    account(pos, phase, t0, sg4::Engine::get_clock());
     if (c.has_async_tag()) done_tags_.push_back(c.async_tag());
   }
 

@@ -28,9 +28,14 @@ struct ReplayOptions {
   bool copy_overlap = true; // D2H/H2D may run while the GPU computes
   int copy_engines = 2;     // concurrent copies per GPU
   double kernel_jitter_cv = 0.0;
-  /// CPU kernels of the panel factorization (phase PFACT) run this much faster
-  /// than one core (threads per rank, models::amdahl_speedup).
-  double panel_speedup = 1.0;
+  /// How a rank's CPU kernels use its threads (README, "CPU threads"): the
+  /// panel factorization (phase PFACT) on workload.panel_threads; the other
+  /// CPU kernels (phases SWAP, TRSM, GEMM, BCAST) and the final solve / refinement
+  /// (phase SOLVE) as set here: one thread for HPL (Aurora's HPL: single-threaded
+  /// BLAS on the CPU side; HPL_pdtrsv), the rank's threads for HPL-MxP.
+  models::CpuThreading panel_threading;
+  models::CpuThreading other_threading;
+  models::CpuThreading solve_threading;
   std::uint64_t seed = 1;
   /// Called from the simulation with the fraction of steps done (for a progress bar).
   std::function<void(double)> progress;

@@ -50,6 +50,8 @@ NodeConfig resolve_node(const Node& n) {
   set_if(n.has_nic_bandwidth_bytes_per_s(), n.nic_bandwidth_bytes_per_s(), out.nic_bandwidth_bytes_per_s);
   set_if(n.has_nic_latency_s(), n.nic_latency_s(), out.nic_latency_s);
   set_if(n.has_panel_serial_fraction(), n.panel_serial_fraction(), out.panel_serial_fraction);
+  set_if(n.has_memory_bandwidth_bytes_per_s(), n.memory_bandwidth_bytes_per_s(),
+         out.memory_bandwidth_bytes_per_s);
   set_if(n.has_pcie_bandwidth_bytes_per_s(), n.pcie_bandwidth_bytes_per_s(), out.pcie_bandwidth_bytes_per_s);
   set_if(n.has_pcie_latency_s(), n.pcie_latency_s(), out.pcie_latency_s);
   set_if(n.has_upi_bandwidth_bytes_per_s(), n.upi_bandwidth_bytes_per_s(), out.upi_bandwidth_bytes_per_s);

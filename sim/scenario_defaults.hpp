@@ -70,6 +70,7 @@ struct NodeConfig {
   std::optional<double> gpu_memory_bytes; // per GPU; unset = not modelled
   bool amx = false;
   double panel_serial_fraction = 0.05;
+  double memory_bandwidth_bytes_per_s = 0.0; // per socket; 0 = not given (no multi-thread streaming)
 
   int cores_per_node() const { return sockets * cores_per_socket; }
   int gpus_per_node() const { return sockets * gpus_per_socket; }

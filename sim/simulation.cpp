@@ -254,7 +254,20 @@ ReplayOptions replay_options(const ResolvedScenario& sc) {
   ro.copy_overlap = node.copy_overlap;
   ro.copy_engines = node.copy_engines;
   ro.kernel_jitter_cv = sc.machine.variability.kernel_jitter_cv();
-  ro.panel_speedup = models::amdahl_speedup(sc.workload.panel_threads, node.panel_serial_fraction);
+  // The rank's share of its socket's memory bandwidth (ranks spread evenly over sockets).
+  const int ranks_per_socket = std::max(1, sc.workload.ranks_per_node / std::max(1, node.sockets));
+  ro.panel_threading = {sc.workload.panel_threads, node.panel_serial_fraction,
+                        node.memory_bandwidth_bytes_per_s / ranks_per_socket};
+  // HPL: the rest of the CPU side is single-threaded (REFERENCE: Aurora's HPL
+  // runs single-threaded oneMKL BLAS there); HPL-MxP's panel solves and
+  // refinement run on the rank's threads (AMX; PPN 2 gives each rank a socket).
+  if (sc.workload.benchmark == Benchmark::HplMxp) {
+    ro.other_threading = ro.solve_threading = ro.panel_threading;
+    // [U] The panel solves are level-3 BLAS over NB x (thousands of columns):
+    // they split over threads by column blocks with no serial part worth
+    // modelling, unlike the panel factorization's pivot-by-pivot leaves.
+    ro.other_threading.serial_fraction = 0.0;
+  }
   ro.seed = sc.options.seed;
   return ro;
 }

@@ -81,9 +81,13 @@ TEST(AuroraCalibration, GpuFp64PeaksAddUpToThePublishedNodePeak) {
       by_name(hm::load_kernel_calibration(source_path("models/calibrations/aurora-node.textproto")));
   // Aurora paper (arXiv 2604.09517): 145 TFLOP/s FP64 per node over 6 GPUs; record has 6 digits.
   EXPECT_NEAR(6.0 * k.at("gpu.trsm.fp64").peak_flops_per_s(), 145e12, 1e-5 * 145e12);
-  // Intel Max 1550 spec: XMX BF16 = 16 x FP64 vector.
-  EXPECT_NEAR(k.at("gpu.gemm.bf16").peak_flops_per_s() / k.at("gpu.trsm.fp64").peak_flops_per_s(), 16.0,
-              1e-4);
+  // ALCF's measured Aurora node GEMM rates (argonne-lcf/user-guides, node-performance-overview):
+  // BF16GEMM 2645 TFlop/s per node of 6 GPUs; 3 significant digits in the record.
+  EXPECT_NEAR(6.0 * k.at("gpu.gemm.bf16").peak_flops_per_s(), 2645e12, 0.002 * 2645e12);
+  // Cross-check of the 1-node fit against an independent measurement: ALCF's
+  // DGEMM 179 TFlop/s per node. The fitted ceiling (6 x 2.95e13 = 177 TF/s) is
+  // within 2% of it; a refit that drifts away from the measured DGEMM fails here.
+  EXPECT_NEAR(6.0 * k.at("gpu.gemm.fp64").peak_flops_per_s(), 179e12, 0.02 * 179e12);
   // The DGEMM ceiling is the one record fitted to the 1-node figure (scripts/calibrate-aurora-1node.sh):
   // 2.95e13 flop/s per GPU gave 139.43 TF/s against the 139 TF/s target.
   EXPECT_NEAR(k.at("gpu.gemm.fp64").peak_flops_per_s(), 2.95e13, 1.0);
@@ -105,8 +109,9 @@ TEST(AuroraCalibration, OnlyTheTunedEfficienciesAreProvisional) {
   std::set<std::string> provisional;
   for (const auto& k : c.kernels())
     if (k.provisional()) provisional.insert(k.name());
-  // gpu.gemm.fp64 has been fitted (not provisional any more); the BF16 GEMM is not calibrated yet.
-  EXPECT_EQ(provisional, (std::set<std::string>{"gpu.gemm.bf16"}));
+  // gpu.gemm.fp64 has been fitted to the 1-node figure and gpu.gemm.bf16 takes
+  // ALCF's measured BF16GEMM ceiling: nothing is left to tune.
+  EXPECT_TRUE(provisional.empty()) << *provisional.begin();
 }
 
 TEST(AuroraCalibration, NoAmxFileDiffersOnlyInCpuBf16Kernels) {

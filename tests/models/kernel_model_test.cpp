@@ -75,6 +75,38 @@ TEST(KernelModels, LaswpIsPricedByBytes) {
   EXPECT_NEAR(models.seconds(shape(ht::KERNEL_LASWP, 384, 10000, 0, ht::GPU, ht::BF16)), 2.036e-5, 1e-15);
 }
 
+TEST(KernelModels, ThreadedComputeBoundKernelsFollowAmdahl) {
+  hm::KernelCalibration c;
+  *c.add_kernels() = compute_record("cpu.trsm.fp64", 1e10, 0.5, 64.0, 1e-6);
+  const hm::KernelModels models(c);
+  const auto s = shape(ht::KERNEL_TRSM, 128, 4096, 0);
+  const double one = models.seconds(s);
+  // 16 threads, serial fraction 0.05: speed-up 1/(0.05 + 0.95/16) = 9.1429 on
+  // the work; the launch overhead (1e-6 s) is paid once.
+  const double sixteen = models.seconds(s, hm::CpuThreading{16, 0.05, 0.0});
+  EXPECT_NEAR(sixteen, 1e-6 + (one - 1e-6) / 9.142857142857, 1e-12);
+  // One thread = the unthreaded price.
+  EXPECT_DOUBLE_EQ(models.seconds(s, hm::CpuThreading{1, 0.05, 1e12}), one);
+}
+
+TEST(KernelModels, ThreadedMemoryBoundKernelsShareTheSocketBandwidth) {
+  hm::KernelCalibration c;
+  *c.add_kernels() = memory_record("cpu.gemv.fp64", 2e10, 0.0);
+  *c.add_kernels() = memory_record("gpu.gemv.fp64", 2e12, 0.0);
+  const hm::KernelModels models(c);
+  const auto s = shape(ht::KERNEL_GEMV, 10000, 1000, 0);
+  const double one = models.seconds(s);
+  // 4 threads x 20 GB/s = 80 GB/s under a 100 GB/s cap: 4x faster.
+  EXPECT_NEAR(models.seconds(s, hm::CpuThreading{4, 0.0, 1e11}), one / 4.0, 1e-12 * one);
+  // 52 threads would stream 1.04 TB/s; the rank's share of the socket caps it at 100 GB/s: 5x.
+  EXPECT_NEAR(models.seconds(s, hm::CpuThreading{52, 0.0, 1e11}), one / 5.0, 1e-12 * one);
+  // No socket bandwidth given: the one-core rate, whatever the threads.
+  EXPECT_DOUBLE_EQ(models.seconds(s, hm::CpuThreading{52, 0.0, 0.0}), one);
+  // GPU kernels ignore CPU threading.
+  const auto g = shape(ht::KERNEL_GEMV, 10000, 1000, 0, ht::GPU);
+  EXPECT_DOUBLE_EQ(models.seconds(g, hm::CpuThreading{52, 0.0, 1e11}), models.seconds(g));
+}
+
 TEST(KernelModels, PfactColumnWorkedNumber) {
   hm::KernelCalibration c;
   *c.add_kernels() = compute_record("cpu.pfact.fp64", 4e10, 0.25, 10.0, 1e-7);

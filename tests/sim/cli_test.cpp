@@ -306,20 +306,9 @@ TEST(CliModes, AnalyticMatchesReferenceOnAContentionFreeCase) {
   // this case they should differ only by latency terms and by how much the
   // owner's next panel overlaps the other rank's update (both < 1% here).
   //
-  // FAILS TODAY, reported to the lead, not widened: analytic 0.1334 s vs
-  // reference 0.0116 s (+1050%). Decomposed (steps.csv of both modes, and
-  // --set workload.panel_threads=1):
-  //  (a) analytic_mode.cpp computes the Amdahl panel speedup and never uses it:
-  //      104 threads = x16.9 on PFACT in reference only (63.4 -> 3.75 ms);
-  //  (b) analytic prices PFACT as jb rank-1 column updates (cpu.pfact rate on
-  //      all ~m jb^2 flops) where the schedule factors recursively (nbmin-wide
-  //      columns + CPU TRSM/GEMM): 14.8 vs 7.4 ms at step 0, one thread;
-  //  (c) analytic leaves out the receiver's H2D copy of the host-staged panel
-  //      (mp jb 8 B / 64 GB/s = 0.131 ms at step 0, 1.1 ms over the run, -9%);
-  //  (d) analytic broadcasts (mp jb + jb^2 + jb) doubles where the schedule
-  //      sends mp jb + 257 (8,390,664 B at step 0): +0.021 ms/step, +3%;
-  //  (e) GEMM on mp rows instead of mp - jb: +0.08 ms over the run.
-  // With (a)-(e) aligned the two agree to ~1% (hand sum of the per-step rows).
+  // (Session 1 found the two 10x apart and aligned the analytic mode with the
+  // schedule: panel threads, recursive panel, receiver H2D copy, message sizes,
+  // GEMM rows; the analytic panel now uses the replay's CPU threading model.)
   EXPECT_NEAR(analytic_s, reference_s, 0.05 * reference_s);
 }
 

@@ -170,6 +170,19 @@ TEST(Replay, ConcurrentKernelsShareTheGpu) {
   EXPECT_NEAR(r[0], 4e-3, 1e-9);
 }
 
+TEST(Replay, OverlappingKernelsOnSeveralGpusCountTheirUnionOnce) {
+  // One rank, 3 GPUs (HPL-MxP's rank driving 3 GPUs): three async 2 ms GEMMs,
+  // one per GPU, run side by side and end at 2 ms. The GEMM phase is the 2 ms
+  // the rank spent in it, not 3 x 2 ms.
+  traces::Op g0 = op_gemm(traces::GPU, 1000, 1000, 1000, 1), g1 = op_gemm(traces::GPU, 1000, 1000, 1000, 2),
+             g2 = op_gemm(traces::GPU, 1000, 1000, 1000, 3);
+  g1.mutable_compute()->set_device(1);
+  g2.mutable_compute()->set_device(2);
+  const auto r = run_programs(1, 3, {{g0, g1, g2, op_wait(1), op_wait(2), op_wait(3)}, {}});
+  EXPECT_NEAR(r[0], 2e-3, 1e-9);
+  EXPECT_NEAR(r[1 + static_cast<int>(PhaseId::Gemm)], 2e-3, 1e-9);
+}
+
 TEST(Replay, CpuWorkOverlapsAnAsyncGpuKernel) {
   // GPU GEMM 2 ms async while the CPU runs 2e7 flops at 1e10 = 2 ms: 2 ms total.
   const auto r = run_programs(
