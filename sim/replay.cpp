@@ -8,6 +8,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 namespace hplsim::sim {
 
@@ -168,6 +169,7 @@ private:
     int phase;
     double start_s;
     Kind kind;
+    double extra_s = 0.0; // latency of the further messages an aggregated receive stands for
   };
   struct Accumulator {
     std::size_t pos;
@@ -233,6 +235,10 @@ private:
     Pending p = std::move(pending_[i]);
     pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(i));
     p.activity->wait();
+    if (p.extra_s > 0.0) {
+      sg4::this_actor::sleep_for(p.extra_s);
+      account(p.pos, p.phase, sg4::Engine::get_clock() - p.extra_s, sg4::Engine::get_clock());
+    }
     // The op's own duration: from its launch to the activity's end, which may
     // be earlier than now when the program waits for it late.
     const double end_s =
@@ -362,18 +368,47 @@ private:
 
   void recv(const traces::Recv& r, std::size_t pos, double t0) {
     const int phase = phase_index(r.phase());
+    const double extra_s =
+        r.repeat() > 1 ? (r.repeat() - 1) * message_latency_s(r.peer(), r.bytes() / r.repeat()) : 0.0;
     if (is_phantom(r.peer())) {
       ++st_.stats.messages;
-      return phantom_transfer(r.peer(), rank_, r.bytes(), r.has_async_tag() ? r.async_tag() : 0, pos, phase,
-                              t0);
+      phantom_transfer(r.peer(), rank_, r.bytes(), r.has_async_tag() ? r.async_tag() : 0, pos, phase, t0);
+    } else {
+      sg4::Mailbox* mb = mailbox(r.peer(), rank_);
+      if (r.has_async_tag()) {
+        sg4::CommPtr comm = mb->get_async<int>(&recv_slot_);
+        launch(r.async_tag(), comm, pos, phase, t0, Kind::Comm);
+      } else {
+        mb->get<int>();
+        account(pos, phase, t0, sg4::Engine::get_clock());
+      }
     }
-    sg4::Mailbox* mb = mailbox(r.peer(), rank_);
+    if (extra_s <= 0.0) return;
     if (r.has_async_tag()) {
-      sg4::CommPtr comm = mb->get_async<int>(&recv_slot_);
-      return launch(r.async_tag(), comm, pos, phase, t0, Kind::Comm);
+      pending_.back().extra_s = extra_s;
+      return;
     }
-    mb->get<int>();
-    account(pos, phase, t0, sg4::Engine::get_clock());
+    sg4::this_actor::sleep_for(extra_s);
+    account(pos, phase, sg4::Engine::get_clock() - extra_s, sg4::Engine::get_clock());
+  }
+
+  // One message's latency from `from` to this rank for `bytes`, as the network
+  // model charges it: the route's link latencies, scaled and augmented by the
+  // protocol model when there is one (sim/simulation.cpp, install_protocol).
+  double message_latency_s(int from, std::int64_t bytes) {
+    for (const auto& [peer, b, lat] : latency_cache_)
+      if (peer == from && b == bytes) return lat;
+    std::vector<sg4::Link*> links;
+    double path_s = 0.0;
+    st_.platform.cpu(from)->route_to(st_.platform.cpu(rank_), links, &path_s);
+    double lat = path_s;
+    if (const models::ProtocolModel* pm = st_.protocol) {
+      const double size = static_cast<double>(bytes);
+      lat = pm->latency_factor(size) * path_s + pm->send_overhead_s(size) + pm->recv_overhead_s(size) +
+            pm->rendezvous_extra_latency_s(size);
+    }
+    latency_cache_.emplace_back(from, bytes, lat);
+    return lat;
   }
 
   void copy(const traces::Copy& c, std::size_t pos, double t0) {
@@ -412,6 +447,7 @@ private:
   std::vector<std::pair<int, sg4::Mailbox*>> out_, in_;
   std::vector<std::uint32_t> done_tags_; // async copies run synchronously (no overlap)
   int* recv_slot_ = nullptr;
+  std::vector<std::tuple<int, std::int64_t, double>> latency_cache_;
 };
 
 } // namespace

@@ -163,6 +163,7 @@ struct FastConfig {
   double tolerance = 0.004;
   int max_windows = 64;
   FoldBand band = FoldBand::ColumnBand;
+  int pivot_group = 1;
 };
 
 struct OptionsConfig {

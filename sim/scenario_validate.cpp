@@ -421,6 +421,7 @@ void validate_scenario(LoadedScenario& loaded, const pb::TextFormat::ParseInfoTr
   fast.at_least("initial_windows", 0);
   fast.in_range("tolerance", 0.0, false, 1.0, false);
   fast.at_least("max_windows", 1);
+  fast.at_least("pivot_group", 1);
   check_fit(c, resolve(loaded), s);
 }
 

@@ -129,8 +129,10 @@ private:
 
 } // namespace
 
-std::unique_ptr<ScheduleSource> make_schedule_source(const ResolvedScenario& sc) {
+std::unique_ptr<ScheduleSource> make_schedule_source(const ResolvedScenario& sc, int pivot_group) {
   if (sc.workload.benchmark == Benchmark::HplMxp) return std::make_unique<MxpSource>(mxp_config(sc));
-  return std::make_unique<HplSource>(hpl_config(sc));
+  traces::HplConfig config = hpl_config(sc);
+  config.pivot_group = pivot_group;
+  return std::make_unique<HplSource>(config);
 }
 } // namespace hplsim::sim

@@ -31,6 +31,8 @@ public:
 };
 
 /// Throws std::invalid_argument when the workload cannot be generated.
-std::unique_ptr<ScheduleSource> make_schedule_source(const ResolvedScenario& scenario);
+/// `pivot_group` > 1: HPL's pivot exchanges aggregated per that many columns
+/// (fast mode only; traces::HplConfig::pivot_group).
+std::unique_ptr<ScheduleSource> make_schedule_source(const ResolvedScenario& scenario, int pivot_group = 1);
 
 } // namespace hplsim::sim

@@ -38,6 +38,12 @@ struct HplConfig {
   /// GPU look-ahead: fraction of the local columns in the second update section
   /// (rocHPL's --frac, default 0.6 in src/HPL_pdinfo.cpp of ROCm/rocHPL e8378a9).
   double gpu_split_fraction = 0.6;
+  /// Fast mode only (README, "Fast mode: aggregated pivot exchange"): the
+  /// pivot max-loc exchanges of `pivot_group` consecutive panel columns are
+  /// emitted as ONE exchange carrying their bytes, whose receives are marked
+  /// Recv.repeat so the replay charges the other exchanges' latencies. 1 = HPL's
+  /// one exchange per column (reference mode).
+  int pivot_group = 1;
 };
 
 /// Throws std::invalid_argument naming the first bad field, expected vs actual.

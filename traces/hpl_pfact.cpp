@@ -113,9 +113,27 @@ private:
   // HPL_pdpan{rl,ll,cr}N: per column one HPL_pdmxswp then the local work.
   void base_case(std::int64_t c0, std::int64_t w) {
     for (std::int64_t i = 0; i < w; ++i) {
-      emit_pattern(b_, column_, exchange_, PFACT);
+      exchange(c0 + i);
       cpu(KERNEL_PFACT_COLUMN, rows_from(c0 + i + 1), w, i);
     }
+  }
+
+  // The pivot exchange of panel column `c`. With pivot_group g > 1 (fast mode)
+  // the exchanges of columns c..c+g-1 are emitted once, at column c, with g
+  // times the bytes and their receives marked repeat = g.
+  void exchange(std::int64_t c) {
+    const std::int64_t g = config_.pivot_group;
+    if (g <= 1) return emit_pattern(b_, column_, exchange_, PFACT);
+    if (c % g != 0) return;
+    const std::int64_t group = std::min(g, g_.jb - c);
+    Pattern scaled = exchange_;
+    for (PeerMsg& m : scaled) {
+      m.send_bytes *= group;
+      m.recv_bytes *= group;
+    }
+    const int before = b_.size();
+    emit_pattern(b_, column_, scaled, PFACT);
+    b_.mark_receives_repeated(before, static_cast<std::uint32_t>(group));
   }
 
   ProgramBuilder& b_;

@@ -107,6 +107,13 @@ public:
     if (tag != 0) payload<Wait>(program_->add_ops())->set_async_tag(tag);
   }
 
+  /// Marks the receives among ops [first, size()) as standing for `repeat`
+  /// messages each (Recv.repeat; fast mode's aggregated pivot exchange).
+  void mark_receives_repeated(int first, std::uint32_t repeat) {
+    for (int i = first; i < program_->ops_size(); ++i)
+      if (program_->ops(i).has_recv()) program_->mutable_ops(i)->mutable_recv()->set_repeat(repeat);
+  }
+
   /// HPL_sdrv (src/comm/HPL_sdrv.c): MPI_Irecv, blocking MPI_Send, MPI_Wait, each
   /// side skipped when its count is zero.
   void send_recv(int peer, std::int64_t send_bytes, std::int64_t recv_bytes, Phase phase) {

@@ -183,6 +183,19 @@ TEST(Replay, OverlappingKernelsOnSeveralGpusCountTheirUnionOnce) {
   EXPECT_NEAR(r[1 + static_cast<int>(PhaseId::Gemm)], 2e-3, 1e-9);
 }
 
+TEST(Replay, RepeatedReceiveChargesTheFurtherMessagesLatencies) {
+  // Fast mode's aggregated pivot exchange: a receive standing for 3 messages of
+  // 1,000 B. One transfer of 3,000 B (5.5 us latency + 3000 B / 10 GB/s = 0.3 us)
+  // plus 2 further latencies of the route (2 x 5.5 us): 16.8 us.
+  traces::Op r = op_recv(0, 3000);
+  r.mutable_recv()->set_repeat(3);
+  const auto out = run_programs(1, 0, {{op_send(1, 3000)}, {r}});
+  EXPECT_NEAR(out[0], 16.8e-6, 1e-9);
+  // repeat = 1 is an ordinary message: 5.8 us.
+  r.mutable_recv()->set_repeat(1);
+  EXPECT_NEAR(run_programs(1, 0, {{op_send(1, 3000)}, {r}})[0], 5.8e-6, 1e-9);
+}
+
 TEST(Replay, CpuWorkOverlapsAnAsyncGpuKernel) {
   // GPU GEMM 2 ms async while the CPU runs 2e7 flops at 1e10 = 2 ms: 2 ms total.
   const auto r = run_programs(

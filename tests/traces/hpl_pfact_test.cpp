@@ -155,3 +155,44 @@ TEST(PanelFactorization, ExchangesOnePivotPerColumnOnEveryRowOfTheColumn) {
   }
   EXPECT_EQ(sends, 8 * 2);
 }
+
+TEST(PanelFactorization, PivotGroupAggregatesExchangesAndKeepsTheirBytes) {
+  // Same panel as above (P = 4, jb = 8, no recursion), fast mode's pivot_group 4:
+  // the 8 per-column exchanges become 2 (columns 0 and 4), each carrying 4
+  // columns' bytes with its receives marked repeat = 4; the 8 column computes stay.
+  HplConfig one;
+  one.nbmin = 8;
+  HplConfig grouped = one;
+  grouped.pivot_group = 4;
+  const ProcessGrid grid(4, 1, false);
+  const auto totals = [&](const HplConfig& cfg, int& sends, int& computes, std::int64_t& send_bytes,
+                          std::int64_t& recv_bytes, std::uint32_t& max_repeat) {
+    RankProgram prog;
+    ProgramBuilder b(&prog);
+    emit_panel_factorization(b, Communicator::column(grid, 0), 1, PanelGeometry{64, 8, 0, 8, 4, 0}, cfg);
+    sends = computes = 0;
+    send_bytes = recv_bytes = 0;
+    max_repeat = 0;
+    for (const Op& op : prog.ops()) {
+      sends += op.has_send();
+      computes += op.has_compute();
+      if (op.has_send()) send_bytes += op.send().bytes();
+      if (op.has_recv()) {
+        recv_bytes += op.recv().bytes();
+        max_repeat = std::max(max_repeat, op.recv().repeat());
+      }
+    }
+  };
+  int s1 = 0, c1 = 0, s4 = 0, c4 = 0;
+  std::int64_t sb1 = 0, rb1 = 0, sb4 = 0, rb4 = 0;
+  std::uint32_t r1 = 0, r4 = 0;
+  totals(one, s1, c1, sb1, rb1, r1);
+  totals(grouped, s4, c4, sb4, rb4, r4);
+  EXPECT_EQ(s1, 8 * 2); // as above
+  EXPECT_EQ(s4, 2 * 2); // two grouped exchanges of 2 rounds
+  EXPECT_EQ(c4, c1);    // every column's compute is kept
+  EXPECT_EQ(sb4, sb1);  // bytes conserved
+  EXPECT_EQ(rb4, rb1);
+  EXPECT_EQ(r1, 0u); // ordinary messages leave repeat unset
+  EXPECT_EQ(r4, 4u);
+}
