@@ -133,7 +133,18 @@ void MachineZone::route(Endpoint a, Endpoint b, std::vector<sg4::Link*>& out) co
     return static_cast<std::size_t>(e.rank) * spec_.gpus_per_rank + e.gpu;
   };
   if (a.gpu >= 0) out.push_back(pcie_d2h_[gpu_index(a)]);
-  if (a.rank != b.rank) append_network(a.rank, b.rank, out);
+  if (a.rank != b.rank) {
+    append_network(a.rank, b.rank, out);
+  } else if (spec_.affinity == Affinity::Misplaced && spec_.sockets > 1 && (a.gpu >= 0) != (b.gpu >= 0)) {
+    // MISPLACED: the rank and its memory sit on the socket opposite its GPU (and
+    // NICs), so a host <-> device copy crosses the UPI (REFERENCE.md: pinning on
+    // one socket avoids UPI traffic).
+    const int node = a.rank / spec_.ranks_per_node;
+    const int mem = socket_of(a.rank);
+    const int dev = (mem + 1) % spec_.sockets;
+    const int from = a.gpu >= 0 ? dev : mem; // D2H: device socket -> memory socket
+    out.push_back(upi_[2 * node + (from == 0 ? 0 : 1)]);
+  }
   if (b.gpu >= 0) out.push_back(pcie_h2d_[gpu_index(b)]);
 }
 

@@ -3,6 +3,8 @@
 // child (tests/sim/isolated.hpp) and reports its numbers back.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "models/kernel_model.hpp"
 #include "sim/platform.hpp"
 #include "sim/replay.hpp"
@@ -115,11 +117,14 @@ traces::Op op_copy(traces::Copy::Direction d, std::int64_t bytes) {
 // Runs one step whose programs are given per rank; returns the makespan and the
 // step's phase times (flattened: makespan, then kPhaseCount phases).
 std::vector<double> run_programs(int ranks_per_node, int gpus_per_rank,
-                                 const std::vector<std::vector<traces::Op>>& programs) {
+                                 const std::vector<std::vector<traces::Op>>& programs,
+                                 const std::function<void(PlatformSpec&)>& tweak = nullptr) {
   return run_isolated([&]() {
     auto engine = create_engine();
     const topo::FatTreeTopology tree(tiny_tree());
-    Platform platform(tiny_spec(tree, ranks_per_node, gpus_per_rank));
+    PlatformSpec spec = tiny_spec(tree, ranks_per_node, gpus_per_rank);
+    if (tweak) tweak(spec);
+    Platform platform(spec);
     const models::KernelModels kernels(ideal_gpu());
     StepSource source = [&](std::int64_t k, traces::StepSchedule& out) {
       out.set_step(k);
@@ -220,6 +225,25 @@ TEST(Replay, CopiesCrossPcie) {
   // D2H of 1e6 B over a 50 GB/s, 2 us PCIe link: 2 us + 20 us.
   const auto r = run_programs(1, 1, {{op_copy(traces::Copy::D2H, 1'000'000)}, {}});
   EXPECT_NEAR(r[0], 22e-6, 1e-9);
+}
+
+TEST(Replay, MisplacedRanksCopyAcrossTheUpi) {
+  // Two sockets; the UPI (10 GB/s, 0.1 us) is slower than PCIe (50 GB/s, 2 us).
+  // ALIGNED: a 1 MB D2H copy costs 2 us + 1e6 / 50e9 = 22 us. MISPLACED (rank
+  // and memory opposite the GPU): the copy also crosses the UPI, which becomes
+  // the bottleneck: 2.1 us + 1e6 / 10e9 = 102.1 us.
+  const auto two_sockets = [](Affinity affinity) {
+    return [affinity](PlatformSpec& s) {
+      s.sockets = 2;
+      s.nics_per_socket = 1;
+      s.upi_bandwidth_bytes_per_s = 10e9;
+      s.upi_latency_s = 0.1e-6;
+      s.affinity = affinity;
+    };
+  };
+  const std::vector<std::vector<traces::Op>> copy = {{op_copy(traces::Copy::D2H, 1'000'000)}, {}};
+  EXPECT_NEAR(run_programs(1, 1, copy, two_sockets(Affinity::Aligned))[0], 22e-6, 1e-9);
+  EXPECT_NEAR(run_programs(1, 1, copy, two_sockets(Affinity::Misplaced))[0], 102.1e-6, 1e-9);
 }
 
 TEST(Replay, IntraNodeMessagesUseSharedMemory) {
