@@ -278,9 +278,11 @@ TEST(CliTrace, WritesTheRequestedStepsInBinaryAndText) {
 // ------------------------------------------------------------------ modes against reference
 
 double rmax_of(const TempDir& dir, const std::string& scenario, const std::string& mode,
-               double* time_s = nullptr) {
+               double* time_s = nullptr, const std::vector<std::string>& extra = {}) {
   const fs::path out = dir / mode;
-  const CliResult r = run_hplsim({"run", scenario, "--mode", mode, "--out", out.string()}, dir);
+  std::vector<std::string> args = {"run", scenario, "--mode", mode, "--out", out.string()};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const CliResult r = run_hplsim(args, dir);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   if (r.exit_code != 0) return std::nan("");
   const json s = read_summary(out);
@@ -315,11 +317,14 @@ TEST(CliModes, AnalyticMatchesReferenceOnAContentionFreeCase) {
 TEST(CliModes, FastAgreesWithReferenceOnSmallDragonfly) {
   TempDir dir;
   const double reference = rmax_of(dir, kSmallDragonfly, "reference");
-  const double fast = rmax_of(dir, kSmallDragonfly, "fast");
-  // Fast mode simulates windows of steps and interpolates the rest; the lead
-  // measured 0.02% on this case (here: reference 6.0770, fast 6.0746 TF/s,
-  // -0.04%), so 1% leaves room for model changes without hiding a broken
-  // interpolation.
+  // 48 steps are fewer than the default window plan, which fast mode then
+  // simulates whole; 2 uniform windows (a 20-step plan) keep the windows, their
+  // cool-down step and the interpolation in the test.
+  const double fast =
+      rmax_of(dir, kSmallDragonfly, "fast", nullptr, {"--set", "options.fast.initial_windows=2"});
+  // Measured: reference 5.891, fast with 2 windows 5.943 TF/s (+0.87%); 1% is issue 4's
+  // bar for fast vs reference and leaves room for model changes without hiding
+  // a broken interpolation.
   EXPECT_NEAR(fast, reference, 0.01 * reference);
 }
 
