@@ -1,5 +1,7 @@
 #include "sim/schedule_source.hpp"
 
+#include <type_traits>
+
 #include "models/refinement_model.hpp"
 #include "traces/hpl_generator.hpp"
 #include "traces/mxp_generator.hpp"
@@ -70,18 +72,25 @@ traces::HplConfig hpl_config(const ResolvedScenario& sc) {
   return c;
 }
 
-class HplSource final : public ScheduleSource {
+// One generator (traces::HplScheduleGenerator or traces::MxpScheduleGenerator)
+// behind the ScheduleSource interface.
+template <class Generator> class GeneratorSource final : public ScheduleSource {
 public:
-  explicit HplSource(const traces::HplConfig& config) : gen_(config) {}
+  template <class Config> explicit GeneratorSource(const Config& config) : gen_(config) {}
   traces::ScheduleHeader header() const override { return gen_.header(); }
   std::int64_t steps() const override { return gen_.steps(); }
   void step(std::int64_t k, traces::StepSchedule& out, const std::vector<bool>* only) const override {
     gen_.step(k, out, only);
   }
   double step_flops(std::int64_t k) const override { return gen_.step_flops(k); }
+  int refinement_iterations() const override {
+    if constexpr (std::is_same_v<Generator, traces::MxpScheduleGenerator>)
+      return gen_.config().refinement_iterations;
+    return 0;
+  }
 
 private:
-  traces::HplScheduleGenerator gen_;
+  Generator gen_;
 };
 
 traces::MxpConfig mxp_config(const ResolvedScenario& sc) {
@@ -112,27 +121,13 @@ traces::MxpConfig mxp_config(const ResolvedScenario& sc) {
   return c;
 }
 
-class MxpSource final : public ScheduleSource {
-public:
-  explicit MxpSource(const traces::MxpConfig& config) : gen_(config) {}
-  traces::ScheduleHeader header() const override { return gen_.header(); }
-  std::int64_t steps() const override { return gen_.steps(); }
-  void step(std::int64_t k, traces::StepSchedule& out, const std::vector<bool>* only) const override {
-    gen_.step(k, out, only);
-  }
-  double step_flops(std::int64_t k) const override { return gen_.step_flops(k); }
-  int refinement_iterations() const override { return gen_.config().refinement_iterations; }
-
-private:
-  traces::MxpScheduleGenerator gen_;
-};
-
 } // namespace
 
 std::unique_ptr<ScheduleSource> make_schedule_source(const ResolvedScenario& sc, int pivot_group) {
-  if (sc.workload.benchmark == Benchmark::HplMxp) return std::make_unique<MxpSource>(mxp_config(sc));
+  if (sc.workload.benchmark == Benchmark::HplMxp)
+    return std::make_unique<GeneratorSource<traces::MxpScheduleGenerator>>(mxp_config(sc));
   traces::HplConfig config = hpl_config(sc);
   config.pivot_group = pivot_group;
-  return std::make_unique<HplSource>(config);
+  return std::make_unique<GeneratorSource<traces::HplScheduleGenerator>>(config);
 }
 } // namespace hplsim::sim

@@ -28,43 +28,12 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -x "${xhpl}" ] || { echo "concurrent_1x1.sh: no xhpl at ${xhpl} (run run_real_hpl.sh --backend netlib first)" >&2; exit 2; }
+# shellcheck source=scripts/real-hpl/hpl_dat.sh
+source "${repo_root}/scripts/real-hpl/hpl_dat.sh"
 work="$(mktemp -d)"
 for d in a b; do
   mkdir -p "${work}/${d}"
-  # HPL.dat: run_real_hpl.sh's layout and algorithm lines, 1 x 1 grid.
-  cat > "${work}/${d}/HPL.dat" <<DAT
-HPLinpack benchmark input file (scripts/real-hpl/concurrent_1x1.sh)
-hplsim
-HPL.out      output file name (if any)
-6            device out (6=stdout,7=stderr,file)
-1            # of problems sizes (N)
-${n}         Ns
-1            # of NBs
-${nb}        NBs
-0            PMAP process mapping (0=Row-,1=Column-major)
-1            # of process grids (P x Q)
-1            Ps
-1            Qs
-16.0         threshold
-1            # of panel fact
-2            PFACTs (0=left, 1=Crout, 2=Right)
-1            # of recursive stopping criterium
-4            NBMINs (>= 1)
-1            # of panels in recursion
-2            NDIVs
-1            # of recursive panel fact.
-2            RFACTs (0=left, 1=Crout, 2=Right)
-1            # of broadcast
-1            BCASTs (0=1rg,1=1rM,2=2rg,3=2rM,4=Lng,5=LnM)
-1            # of lookahead depth
-1            DEPTHs (>=0)
-2            SWAP (0=bin-exch,1=long,2=mix)
-64           swapping threshold
-0            L1 in (0=transposed,1=no-transposed) form
-0            U  in (0=transposed,1=no-transposed) form
-1            Equilibration (0=no,1=yes)
-8            memory alignment in double (> 0)
-DAT
+  write_hpl_dat "${work}/${d}/HPL.dat" "${n}" "${nb}" 1 1 # run_real_hpl.sh's algorithm lines, 1 x 1 grid
 done
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 run_one() { # dir core

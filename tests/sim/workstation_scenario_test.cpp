@@ -20,7 +20,8 @@ namespace hplsim::sim {
 namespace {
 
 const std::string kScenario = std::string(HPLSIM_SOURCE_DIR) + "/scenarios/workstation-cpu.textproto";
-const std::string kRunScript = std::string(HPLSIM_SOURCE_DIR) + "/scripts/real-hpl/run_real_hpl.sh";
+// The HPL.dat the real-HPL scripts write (run_real_hpl.sh and concurrent_1x1.sh source it).
+const std::string kRunScript = std::string(HPLSIM_SOURCE_DIR) + "/scripts/real-hpl/hpl_dat.sh";
 
 ScenarioOverrides grid(int p, int q, int ppn, long long n = 8000, long long nb = 256) {
   ScenarioOverrides o;
