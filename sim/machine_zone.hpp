@@ -37,6 +37,10 @@ public:
 private:
   sg4::Link* make_link(const std::string& name, double bandwidth_bytes_per_s, double latency_s);
   void append_network(int from_rank, int to_rank, std::vector<sg4::Link*>& out) const;
+  // Adaptive routing (UGAL-like, README "Network model: adaptive routing"):
+  // fills hops_ with the least-loaded of the minimal and a few Valiant paths.
+  void route_adaptive(int src_switch, int dst_switch, std::uint64_t salt) const;
+  double path_load(const std::vector<topo::Hop>& path) const;
 
   const PlatformSpec& spec_;
   std::vector<Endpoint> endpoints_; // by netpoint id
@@ -47,6 +51,14 @@ private:
   std::vector<sg4::Link*> shm_;                 // per node
   std::size_t all_links_ = 0;
   mutable std::vector<topo::Hop> hops_; // scratch
+  mutable std::vector<std::vector<topo::Hop>> candidates_; // scratch (adaptive)
+  // Flows routed at the current simulated instant, per fabric link direction:
+  // SimGrid updates a link's usage only when it re-solves the sharing, so
+  // flows that start together would all see the same idle links and herd
+  // onto one path without this count (reset when the clock moves).
+  mutable std::vector<float> routed_now_;
+  mutable std::vector<int> routed_now_touched_;
+  mutable double routed_now_clock_ = -1.0;
 };
 
 } // namespace hplsim::sim
