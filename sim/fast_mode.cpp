@@ -179,6 +179,17 @@ private:
       if (k >= keep_from && k < keep_until) {
         Sample s;
         s.step_s = recs[i].end_s - prev_end;
+        // Resource bound (README, "Fast mode: the slowest GPU's pace"): over
+        // many steps a run cannot go faster than its busiest GPU, whose GEMMs
+        // of consecutive steps queue on it; the step's gemm phase time is the
+        // largest over ranks of a rank's GEMM time. A window starts every rank
+        // together, so a slow GPU (variability) lags a little more each step
+        // and needs a whole cycle of Q owner columns to pace the run: in a few
+        // steps d(k) misses that pace, and under folding the phantom peers
+        // never wait for it at all. The run's first step and the final solve
+        // keep d(k).
+        if (k > 0 && !recs[i].final_solve)
+          s.step_s = std::max(s.step_s, recs[i].phase_s[static_cast<std::size_t>(PhaseId::Gemm)]);
         s.phase_s = recs[i].phase_s;
         s.flops = recs[i].flops;
         samples_[k] = s;
