@@ -7,6 +7,7 @@
 #include "sim/replay.hpp"
 #include "sim/simulation.hpp"
 #include "tests/sim/isolated.hpp"
+#include "tests/sim/one_step.hpp"
 #include "topologies/dragonfly.hpp"
 
 namespace hplsim::sim {
@@ -69,21 +70,7 @@ double two_flows_between_groups(topo::Routing routing) {
            const models::KernelModels kernels(models::KernelCalibration{});
            const std::vector<std::vector<traces::Op>> programs = {
                {message(true, 2)}, {message(true, 3)}, {message(false, 0)}, {message(false, 1)}};
-           StepSource source = [&](std::int64_t k, traces::StepSchedule& out) {
-             out.set_step(k);
-             for (std::size_t r = 0; r < programs.size(); ++r) {
-               auto* p = out.add_ranks();
-               p->set_rank(static_cast<int>(r));
-               for (const auto& op : programs[r])
-                 *p->add_ops() = op;
-             }
-           };
-           ReplayOptions ro;
-           ro.steps = 1;
-           ro.n = 1;
-           ro.nb = 1;
-           ro.step_list = {0};
-           Replay replay(platform, kernels, nullptr, source, ro);
+           Replay replay(platform, kernels, nullptr, one_step_source(programs), one_step_options());
            replay.start();
            engine->run();
            return std::vector<double>{replay.makespan_s()};

@@ -10,6 +10,7 @@
 #include "sim/replay.hpp"
 #include "sim/simulation.hpp"
 #include "tests/sim/isolated.hpp"
+#include "tests/sim/one_step.hpp"
 #include "topologies/fat_tree.hpp"
 
 namespace hplsim::sim {
@@ -126,22 +127,7 @@ std::vector<double> run_programs(int ranks_per_node, int gpus_per_rank,
     if (tweak) tweak(spec);
     Platform platform(spec);
     const models::KernelModels kernels(ideal_gpu());
-    StepSource source = [&](std::int64_t k, traces::StepSchedule& out) {
-      out.set_step(k);
-      if (k != 0) return;
-      for (std::size_t r = 0; r < programs.size(); ++r) {
-        auto* p = out.add_ranks();
-        p->set_rank(static_cast<int>(r));
-        for (const auto& op : programs[r])
-          *p->add_ops() = op;
-      }
-    };
-    ReplayOptions ro;
-    ro.steps = 1;
-    ro.n = 1;
-    ro.nb = 1;
-    ro.step_list = {0};
-    Replay replay(platform, kernels, nullptr, source, ro);
+    Replay replay(platform, kernels, nullptr, one_step_source(programs), one_step_options());
     replay.start();
     engine->run();
     std::vector<double> out = {replay.makespan_s()};
