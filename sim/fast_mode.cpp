@@ -80,7 +80,7 @@ public:
       protocol_ = std::make_unique<models::ProtocolModel>(sc_.machine.protocol);
       install_protocol(*protocol_);
     }
-    source_ = make_schedule_source(sc_, plan_.pivot_group);
+    source_ = make_schedule_source(sc_, plan_.pivot_group, plan_.ring_aggregate);
     check_kernel_coverage(sc_, *source_, *kernels_);
     if (fold_) slowest_node_ = slowest_node();
     steps_ = source_->steps();

@@ -196,6 +196,7 @@ ResolvedScenario resolve(const LoadedScenario& loaded) {
   set_if(f.has_max_windows(), f.max_windows(), out.options.fast.max_windows);
   if (f.has_band()) out.options.fast.band = static_cast<FoldBand>(f.band());
   set_if(f.has_pivot_group(), f.pivot_group(), out.options.fast.pivot_group);
+  set_if(f.has_ring_aggregate(), f.ring_aggregate(), out.options.fast.ring_aggregate);
   return out;
 }
 

@@ -164,6 +164,7 @@ struct FastConfig {
   int max_windows = 64;
   FoldBand band = FoldBand::ColumnBand;
   int pivot_group = 1;
+  bool ring_aggregate = true;
 };
 
 struct OptionsConfig {

@@ -123,9 +123,13 @@ traces::MxpConfig mxp_config(const ResolvedScenario& sc) {
 
 } // namespace
 
-std::unique_ptr<ScheduleSource> make_schedule_source(const ResolvedScenario& sc, int pivot_group) {
-  if (sc.workload.benchmark == Benchmark::HplMxp)
-    return std::make_unique<GeneratorSource<traces::MxpScheduleGenerator>>(mxp_config(sc));
+std::unique_ptr<ScheduleSource> make_schedule_source(const ResolvedScenario& sc, int pivot_group,
+                                                     bool ring_aggregated) {
+  if (sc.workload.benchmark == Benchmark::HplMxp) {
+    traces::MxpConfig config = mxp_config(sc);
+    config.bcast_ring_aggregated = ring_aggregated;
+    return std::make_unique<GeneratorSource<traces::MxpScheduleGenerator>>(config);
+  }
   traces::HplConfig config = hpl_config(sc);
   config.pivot_group = pivot_group;
   return std::make_unique<GeneratorSource<traces::HplScheduleGenerator>>(config);

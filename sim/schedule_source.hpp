@@ -32,7 +32,10 @@ public:
 
 /// Throws std::invalid_argument when the workload cannot be generated.
 /// `pivot_group` > 1: HPL's pivot exchanges aggregated per that many columns
-/// (fast mode only; traces::HplConfig::pivot_group).
-std::unique_ptr<ScheduleSource> make_schedule_source(const ResolvedScenario& scenario, int pivot_group = 1);
+/// (fast mode only; traces::HplConfig::pivot_group). `ring_aggregated`:
+/// HPL-MxP's ring broadcasts as 3 messages per hop (fast mode only;
+/// traces::MxpConfig::bcast_ring_aggregated).
+std::unique_ptr<ScheduleSource> make_schedule_source(const ResolvedScenario& scenario, int pivot_group = 1,
+                                                     bool ring_aggregated = false);
 
 } // namespace hplsim::sim

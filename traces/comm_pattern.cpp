@@ -1,6 +1,7 @@
 #include "traces/comm_pattern.hpp"
 
 #include <algorithm>
+#include <vector>
 
 namespace hplsim::traces {
 
@@ -35,8 +36,42 @@ void allreduce_pattern(int me, int size, std::int64_t bytes, Pattern& out) {
   if (me < extra) add_send(out, me + ip2, bytes);
 }
 
+namespace {
+
+// emit_bcast's aggregated ring hop (see comm_pattern.hpp): first chunk, bulk,
+// last chunk.
+void emit_aggregated_ring(ProgramBuilder& b, const Communicator& comm, const Pattern& pattern,
+                          std::int64_t chunk_bytes, std::int64_t bytes, Phase phase) {
+  const bool receives = pattern.front().kind == PeerMsg::Kind::Recv;
+  const int from = receives ? comm.rank_of(pattern.front().peer) : -1;
+  const std::int64_t bulk = bytes - 2 * chunk_bytes;
+  std::vector<int> to;
+  for (std::size_t i = receives ? 1 : 0; i < pattern.size(); ++i)
+    to.push_back(comm.rank_of(pattern[i].peer));
+  if (receives) b.recv(from, chunk_bytes, phase);
+  std::vector<std::uint32_t> first, body;
+  for (int peer : to)
+    first.push_back(b.send_async(peer, chunk_bytes, phase));
+  const std::uint32_t body_in = receives ? b.recv_async(from, bulk, phase) : 0;
+  for (std::size_t i = 0; i < to.size(); ++i) {
+    b.wait(first[i]); // the bulk follows the first chunk on the link, as chunk 2 follows chunk 1
+    body.push_back(b.send_async(to[i], bulk, phase));
+  }
+  b.wait(body_in);
+  if (receives) b.recv(from, chunk_bytes, phase);
+  std::vector<std::uint32_t> last;
+  for (std::size_t i = 0; i < to.size(); ++i) {
+    b.wait(body[i]);
+    last.push_back(b.send_async(to[i], chunk_bytes, phase));
+  }
+  for (std::uint32_t tag : last)
+    b.wait(tag);
+}
+
+} // namespace
+
 void emit_bcast(ProgramBuilder& b, const Communicator& comm, const Pattern& pattern, std::int64_t chunk_bytes,
-                Phase phase) {
+                Phase phase, bool aggregated) {
   bool ring = chunk_bytes > 0 && !pattern.empty();
   for (std::size_t i = 0; i < pattern.size() && ring; ++i) {
     const PeerMsg& m = pattern[i];
@@ -44,6 +79,7 @@ void emit_bcast(ProgramBuilder& b, const Communicator& comm, const Pattern& patt
   }
   const std::int64_t bytes = ring ? std::max(pattern.front().send_bytes, pattern.front().recv_bytes) : 0;
   if (!ring || bytes <= chunk_bytes) return emit_pattern(b, comm, pattern, phase);
+  if (aggregated && bytes > 3 * chunk_bytes) return emit_aggregated_ring(b, comm, pattern, chunk_bytes, bytes, phase);
   const bool receives = pattern.front().kind == PeerMsg::Kind::Recv;
   const std::size_t first_send = receives ? 1 : 0;
   std::vector<std::uint32_t> in_flight(pattern.size(), 0);

@@ -64,8 +64,19 @@ void emit_pattern(ProgramBuilder& b, const Communicator& comm, const Pattern& pa
 /// is written as is (emit_pattern). Every member of one broadcast must be given
 /// the same chunk_bytes, and 0 for a non-ring algorithm (blong), whose
 /// receive-only members would otherwise look like ring members.
+///
+/// `aggregated` (fast mode; README "Fast mode: aggregated ring broadcasts"):
+/// a message of more than 3 chunks crosses each hop as 3 messages instead: the
+/// first chunk, the bulk (all but the first and last chunks) and the last
+/// chunk. A member forwards the first chunk once it has it, then forwards the
+/// bulk while its own bulk is still arriving, and sends the last chunk once
+/// its bulk has arrived and gone out and the last chunk has arrived. On
+/// idle links with equal bandwidths hop h then ends at (chunks + h - 1) chunk
+/// times, as the chunk-by-chunk pipeline does; a hop whose outgoing link is
+/// faster than its incoming one cannot finish early either, since the last
+/// chunk waits for the incoming bulk.
 void emit_bcast(ProgramBuilder& b, const Communicator& comm, const Pattern& pattern, std::int64_t chunk_bytes,
-                Phase phase);
+                Phase phase, bool aggregated = false);
 
 /// Bytes of a message of `count` doubles.
 inline constexpr std::int64_t doubles(std::int64_t count) {

@@ -38,6 +38,10 @@ struct MxpConfig {
   /// hplmxp_bcast_1ring.cpp: 2 MiB); 0 sends whole messages. Smaller chunks =
   /// more messages to simulate.
   std::int64_t bcast_chunk_bytes = 2 << 20;
+  /// Fast mode: a pipelined ring hop is written as 3 messages (first chunk,
+  /// the bulk, last chunk) instead of one per chunk (emit_bcast): the same
+  /// pipeline time on idle links, ~bytes / chunk / 3 times fewer messages.
+  bool bcast_ring_aggregated = false;
   /// Where the diagonal block's LU (FP32, rocsolver_sgetrf_npvt in
   /// rocHPL-MxP's src/blas/hplmxp_getrf.cpp) and the panels' triangular solves
   /// run. GPU as in rocHPL-MxP; CPU for machines that do the low-precision panel

@@ -81,7 +81,7 @@ private:
     if (count <= 0 || comm.size <= 1) return; // HPLMXP_bcast returns for SCOUNT <= 0
     Pattern p;
     bcast_pattern(c_.bcast, me, root, comm.size, count, element_bytes, p);
-    emit_bcast(b, comm, p, chunk(), BCAST);
+    emit_bcast(b, comm, p, chunk(), BCAST, c_.bcast_ring_aggregated);
   }
 
   void receive_diag(ProgramBuilder& b, const Communicator& comm, int me, int root) const {

@@ -134,6 +134,41 @@ TEST(MxpGenerator, RingBroadcastsArePipelinedInChunks) {
     EXPECT_EQ(bytes, 256);
 }
 
+TEST(MxpGenerator, AggregatedRingsSendFirstChunkBulkAndLastChunk) {
+  // Same step with 128-byte chunks and aggregated rings (fast mode): a 1024 B
+  // diagonal message (8 chunks) crosses its hop as 128 + 768 + 128 B; a 512 B
+  // panel message (4 chunks) as 128 + 256 + 128 B. 6 messages x 3 = 18 sends,
+  // the same bytes per (from, to) pair as whole messages.
+  MxpConfig c;
+  c.n = 64;
+  c.nb = 16;
+  c.p = 2;
+  c.q = 2;
+  c.refinement_iterations = 1;
+  c.bcast_chunk_bytes = 128;
+  c.bcast_ring_aggregated = true;
+  const MxpScheduleGenerator g(c);
+  StepSchedule s;
+  g.step(1, s);
+  const std::multiset<std::tuple<int, int, std::int64_t>> expected = {
+      {3, 2, 128}, {3, 2, 768}, {3, 2, 128}, {3, 1, 128}, {3, 1, 768}, {3, 1, 128},
+      {1, 0, 128}, {1, 0, 256}, {1, 0, 128}, {3, 2, 128}, {3, 2, 256}, {3, 2, 128},
+      {2, 0, 128}, {2, 0, 256}, {2, 0, 128}, {3, 1, 128}, {3, 1, 256}, {3, 1, 128}};
+  EXPECT_EQ(sends_of(s), expected);
+  // Every aggregated schedule stays consistent (matched messages, tags), for
+  // every depth and several chunk sizes, including messages of <= 3 chunks
+  // that stay chunk by chunk.
+  for (std::int64_t chunk : {64, 128, 256, 1024})
+    for (int depth : {0, 1}) {
+      MxpConfig v = small_mxp();
+      v.bcast_chunk_bytes = chunk;
+      v.bcast_ring_aggregated = true;
+      v.depth = depth;
+      const ValidationReport r = validate_all(MxpScheduleGenerator(v));
+      EXPECT_TRUE(r.ok()) << "chunk " << chunk << " depth " << depth << ": " << r.summary();
+    }
+}
+
 TEST(MxpGenerator, TrailingUpdateIsSplitOverTheRanksGpus) {
   // 1 x 1 grid, N = 160, NB = 16, 3 GPUs: at step 1 the trailing matrix right of
   // panel 1 has 128 columns: shares 43, 43, 42 on devices 0, 1, 2, each an async GEMM.
