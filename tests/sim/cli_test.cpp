@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -326,6 +327,37 @@ TEST(CliModes, FastAgreesWithReferenceOnSmallDragonfly) {
   // bar for fast vs reference and leaves room for model changes without hiding
   // a broken interpolation.
   EXPECT_NEAR(fast, reference, 0.01 * reference);
+}
+
+TEST(CliModes, FastStepIsNeverShorterThanTheSlowestGpusGemm) {
+  // A 16-node Aurora slice (96 ranks, 8 x 12) folded, with a wide GPU spread
+  // (cv 5%): each window starts its ranks together, so its end-to-end d(k)
+  // misses the slow GPU's pace. Before the resource bound (fast_mode.cpp)
+  // steps 1-3 came out at 0.4463 s against a slowest GEMM of 0.4519 s.
+  TempDir dir;
+  const fs::path out = dir / "slice";
+  const CliResult r = run_hplsim({"run", source_path("scenarios/aurora-hpl-sc24.textproto"), "--nodes", "16",
+                                  "--P", "8", "--Q", "12", "--N", "1197312", "--set", "options.fast.fold=ON",
+                                  "--set", "machine.variability.gpu_rate_cv=0.05", "--out", out.string()},
+                                 dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream csv(read_text(out / "steps.csv"));
+  std::string line;
+  std::getline(csv, line); // header: step,matrix_fraction,start_s,end_s,step_s,pfact_s,bcast_s,swap_s,trsm_s,gemm_s,...,how
+  int simulated = 0;
+  while (std::getline(csv, line)) {
+    std::vector<std::string> f;
+    std::istringstream row(line);
+    for (std::string cell; std::getline(row, cell, ',');)
+      f.push_back(cell);
+    ASSERT_GE(f.size(), 14u) << line;
+    const long step = std::stol(f[0]);
+    if (f.back() != "simulated" || step == 0 || std::stod(f[9]) <= 0.0) continue;
+    ++simulated;
+    // The bound is exact (a max), so only rounding separates them.
+    EXPECT_GE(std::stod(f[4]), std::stod(f[9]) - 1e-12) << "step " << step;
+  }
+  EXPECT_GT(simulated, 4);
 }
 
 } // namespace
