@@ -18,6 +18,10 @@ std::uint64_t mix(std::uint64_t x) {
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
   return x ^ (x >> 31);
 }
+// Index in topo_links_ of a topology link crossed in the hop's direction.
+std::size_t link_index(const topo::Hop& hop) {
+  return 2 * static_cast<std::size_t>(hop.link) + (hop.forward ? 0 : 1);
+}
 std::uint64_t pair_hash(int a, int b) {
   return mix((static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) |
              static_cast<std::uint32_t>(b));
@@ -58,6 +62,7 @@ void MachineZone::create_links(int ranks) {
         make_link(base + ".f", l.bandwidth_bytes_per_s, l.latency_s + nic_s + (nic ? 0.0 : sw)));
     topo_links_.push_back(make_link(base + ".b", l.bandwidth_bytes_per_s, l.latency_s + nic_s + sw));
   }
+  if (spec_.routing == topo::Routing::Adaptive) routed_now_.assign(topo_links_.size(), 0.0F);
   const int nodes = static_cast<int>(spec_.node_map.size());
   for (int n = 0; n < nodes; ++n) {
     const std::string base = "n" + std::to_string(n);
@@ -129,7 +134,7 @@ void MachineZone::append_network(int from_rank, int to_rank, std::vector<sg4::Li
   else
     topology->route(sw_a, sw_b, spec_.routing, pair_hash(from_rank, to_rank), hops_);
   for (const auto& hop : hops_)
-    out.push_back(topo_links_[2 * hop.link + (hop.forward ? 0 : 1)]);
+    out.push_back(topo_links_[link_index(hop)]);
   out.push_back(topo_links_[2 * topology->nic_link(tn_b, nic_b)]);
   if (nic_socket_b != sb) out.push_back(upi_[2 * node_b + (nic_socket_b == 0 ? 0 : 1)]);
 }
@@ -137,9 +142,9 @@ void MachineZone::append_network(int from_rank, int to_rank, std::vector<sg4::Li
 double MachineZone::path_load(const std::vector<topo::Hop>& path) const {
   double load = 0.0;
   for (const auto& hop : path) {
-    const int index = 2 * hop.link + (hop.forward ? 0 : 1);
-    const sg4::Link* link = topo_links_[static_cast<std::size_t>(index)];
-    const double busy = link->get_usage() / link->get_bandwidth() + routed_now_[static_cast<std::size_t>(index)];
+    const std::size_t index = link_index(hop);
+    const sg4::Link* link = topo_links_[index];
+    const double busy = link->get_usage() / link->get_bandwidth() + routed_now_[index];
     load = std::max(load, busy);
   }
   return load;
@@ -161,11 +166,10 @@ void MachineZone::route_adaptive(int src_switch, int dst_switch, std::uint64_t s
   constexpr int kValiantCandidates = 4;
   if (src_switch == dst_switch) return;
   const auto* topology = spec_.topology;
-  if (routed_now_.empty()) routed_now_.assign(topo_links_.size(), 0.0F);
   const double now = sg4::Engine::get_clock();
   if (now != routed_now_clock_) {
-    for (int index : routed_now_touched_)
-      routed_now_[static_cast<std::size_t>(index)] = 0.0F;
+    for (std::size_t index : routed_now_touched_)
+      routed_now_[index] = 0.0F;
     routed_now_touched_.clear();
     routed_now_clock_ = now;
   }
@@ -182,11 +186,10 @@ void MachineZone::route_adaptive(int src_switch, int dst_switch, std::uint64_t s
       best = c;
     }
   }
-  hops_ = candidates_[best];
+  hops_.swap(candidates_[best]);
   for (const auto& hop : hops_) {
-    const int index = 2 * hop.link + (hop.forward ? 0 : 1);
-    routed_now_[static_cast<std::size_t>(index)] += 1.0F;
-    routed_now_touched_.push_back(index);
+    routed_now_[link_index(hop)] += 1.0F;
+    routed_now_touched_.push_back(link_index(hop));
   }
 }
 

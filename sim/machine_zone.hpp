@@ -37,7 +37,7 @@ public:
 private:
   sg4::Link* make_link(const std::string& name, double bandwidth_bytes_per_s, double latency_s);
   void append_network(int from_rank, int to_rank, std::vector<sg4::Link*>& out) const;
-  // Adaptive routing (UGAL-like, README "Network model: adaptive routing"):
+  // Adaptive routing (UGAL-like, README "Adaptive routing"):
   // fills hops_ with the least-loaded of the minimal and a few Valiant paths.
   void route_adaptive(int src_switch, int dst_switch, std::uint64_t salt) const;
   double path_load(const std::vector<topo::Hop>& path) const;
@@ -50,14 +50,14 @@ private:
   std::vector<sg4::Link*> upi_;                 // per node: [2*n] socket0->1, [2*n+1] socket1->0
   std::vector<sg4::Link*> shm_;                 // per node
   std::size_t all_links_ = 0;
-  mutable std::vector<topo::Hop> hops_; // scratch
+  mutable std::vector<topo::Hop> hops_;                    // scratch
   mutable std::vector<std::vector<topo::Hop>> candidates_; // scratch (adaptive)
   // Flows routed at the current simulated instant, per fabric link direction:
   // SimGrid updates a link's usage only when it re-solves the sharing, so
   // flows that start together would all see the same idle links and herd
   // onto one path without this count (reset when the clock moves).
   mutable std::vector<float> routed_now_;
-  mutable std::vector<int> routed_now_touched_;
+  mutable std::vector<std::size_t> routed_now_touched_;
   mutable double routed_now_clock_ = -1.0;
 };
 

@@ -79,7 +79,8 @@ void emit_bcast(ProgramBuilder& b, const Communicator& comm, const Pattern& patt
   }
   const std::int64_t bytes = ring ? std::max(pattern.front().send_bytes, pattern.front().recv_bytes) : 0;
   if (!ring || bytes <= chunk_bytes) return emit_pattern(b, comm, pattern, phase);
-  if (aggregated && bytes > 3 * chunk_bytes) return emit_aggregated_ring(b, comm, pattern, chunk_bytes, bytes, phase);
+  if (aggregated && bytes > 3 * chunk_bytes)
+    return emit_aggregated_ring(b, comm, pattern, chunk_bytes, bytes, phase);
   const bool receives = pattern.front().kind == PeerMsg::Kind::Recv;
   const std::size_t first_send = receives ? 1 : 0;
   std::vector<std::uint32_t> in_flight(pattern.size(), 0);

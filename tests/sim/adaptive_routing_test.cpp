@@ -2,11 +2,6 @@
 // flows that would share a minimal global link take an idle non-minimal path.
 #include <gtest/gtest.h>
 
-#include "models/kernel_model.hpp"
-#include "sim/platform.hpp"
-#include "sim/replay.hpp"
-#include "sim/simulation.hpp"
-#include "tests/sim/isolated.hpp"
 #include "tests/sim/one_step.hpp"
 #include "topologies/dragonfly.hpp"
 
@@ -53,29 +48,9 @@ traces::Op message(bool send, int peer) {
 // Ranks 0 and 1 (group 0) send kBytes to ranks 2 and 3 (group 1) at t = 0;
 // returns the step's makespan.
 double two_flows_between_groups(topo::Routing routing) {
-  return run_isolated([&]() {
-           auto engine = create_engine();
-           const topo::DragonflyTopology df(three_groups());
-           PlatformSpec spec;
-           spec.topology = &df;
-           spec.routing = routing;
-           spec.node_map = {0, 1, 2, 3};
-           spec.ranks_per_node = 1;
-           spec.sockets = 1;
-           spec.nics_per_socket = 1;
-           spec.shm_bandwidth_bytes_per_s = 20e9;
-           spec.rank_row = [](int) { return 0; };
-           spec.rank_col = [](int r) { return r; };
-           Platform platform(spec);
-           const models::KernelModels kernels(models::KernelCalibration{});
-           const std::vector<std::vector<traces::Op>> programs = {
-               {message(true, 2)}, {message(true, 3)}, {message(false, 0)}, {message(false, 1)}};
-           Replay replay(platform, kernels, nullptr, one_step_source(programs), one_step_options());
-           replay.start();
-           engine->run();
-           return std::vector<double>{replay.makespan_s()};
-         })
-      .at(0);
+  const topo::DragonflyTopology df(three_groups());
+  return one_rank_per_node_makespan(
+      df, routing, {{message(true, 2)}, {message(true, 3)}, {message(false, 0)}, {message(false, 1)}});
 }
 
 TEST(AdaptiveRouting, MinimalFlowsShareTheGlobalLink) {

@@ -343,7 +343,9 @@ TEST(CliModes, FastStepIsNeverShorterThanTheSlowestGpusGemm) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::istringstream csv(read_text(out / "steps.csv"));
   std::string line;
-  std::getline(csv, line); // header: step,matrix_fraction,start_s,end_s,step_s,pfact_s,bcast_s,swap_s,trsm_s,gemm_s,...,how
+  std::getline(
+      csv,
+      line); // header: step,matrix_fraction,start_s,end_s,step_s,pfact_s,bcast_s,swap_s,trsm_s,gemm_s,...,how
   int simulated = 0;
   while (std::getline(csv, line)) {
     std::vector<std::string> f;

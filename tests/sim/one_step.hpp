@@ -3,7 +3,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/kernel_model.hpp"
+#include "sim/platform.hpp"
 #include "sim/replay.hpp"
+#include "sim/simulation.hpp"
+#include "tests/sim/isolated.hpp"
 
 namespace hplsim::sim {
 
@@ -29,6 +33,34 @@ inline ReplayOptions one_step_options() {
   ro.nb = 1;
   ro.step_list = {0};
   return ro;
+}
+
+/// Makespan of step 0 of `programs` (rank r on node r of `topology`: one rank
+/// per node, one socket, one NIC, a 1 x R grid, no kernels), simulated in a
+/// forked child (tests/sim/isolated.hpp).
+inline double one_rank_per_node_makespan(const topo::Topology& topology, topo::Routing routing,
+                                         const std::vector<std::vector<traces::Op>>& programs) {
+  return run_isolated([&]() {
+           auto engine = create_engine();
+           PlatformSpec spec;
+           spec.topology = &topology;
+           spec.routing = routing;
+           for (int r = 0; r < static_cast<int>(programs.size()); ++r)
+             spec.node_map.push_back(r);
+           spec.ranks_per_node = 1;
+           spec.sockets = 1;
+           spec.nics_per_socket = 1;
+           spec.shm_bandwidth_bytes_per_s = 20e9;
+           spec.rank_row = [](int) { return 0; };
+           spec.rank_col = [](int r) { return r; };
+           Platform platform(spec);
+           const models::KernelModels kernels(models::KernelCalibration{});
+           Replay replay(platform, kernels, nullptr, one_step_source(programs), one_step_options());
+           replay.start();
+           engine->run();
+           return std::vector<double>{replay.makespan_s()};
+         })
+      .at(0);
 }
 
 } // namespace hplsim::sim

@@ -3,11 +3,6 @@
 // pipeline's time, (chunks + hops - 1) chunk times (traces/comm_pattern.hpp).
 #include <gtest/gtest.h>
 
-#include "models/kernel_model.hpp"
-#include "sim/platform.hpp"
-#include "sim/replay.hpp"
-#include "sim/simulation.hpp"
-#include "tests/sim/isolated.hpp"
 #include "tests/sim/one_step.hpp"
 #include "topologies/dragonfly.hpp"
 #include "traces/comm_pattern.hpp"
@@ -37,45 +32,29 @@ topo::DragonflyParams star() {
 }
 
 double ring_makespan(bool aggregated) {
-  return run_isolated([&]() {
-           auto engine = create_engine();
-           const topo::DragonflyTopology df(star());
-           PlatformSpec spec;
-           spec.topology = &df;
-           spec.node_map = {0, 1, 2, 3};
-           spec.ranks_per_node = 1;
-           spec.sockets = 1;
-           spec.nics_per_socket = 1;
-           spec.shm_bandwidth_bytes_per_s = 20e9;
-           spec.rank_row = [](int) { return 0; };
-           spec.rank_col = [](int r) { return r; };
-           Platform platform(spec);
-           // The 1-ring pattern: member 0 sends to 1, r receives from r - 1 and sends to r + 1.
-           std::vector<std::vector<traces::Op>> programs(kMembers);
-           const traces::Communicator comm{0, 1, kMembers};
-           for (int r = 0; r < kMembers; ++r) {
-             traces::Pattern pattern;
-             if (r > 0) traces::add_recv(pattern, r - 1, kChunks * kChunk);
-             if (r + 1 < kMembers) traces::add_send(pattern, r + 1, kChunks * kChunk);
-             traces::RankProgram program;
-             program.set_rank(r);
-             traces::ProgramBuilder b(&program);
-             traces::emit_bcast(b, comm, pattern, kChunk, traces::BCAST, aggregated);
-             programs[static_cast<std::size_t>(r)].assign(program.ops().begin(), program.ops().end());
-           }
-           const models::KernelModels kernels(models::KernelCalibration{});
-           Replay replay(platform, kernels, nullptr, one_step_source(programs), one_step_options());
-           replay.start();
-           engine->run();
-           return std::vector<double>{replay.makespan_s()};
-         })
-      .at(0);
+  // The 1-ring pattern: member 0 sends to 1, r receives from r - 1 and sends to r + 1.
+  std::vector<std::vector<traces::Op>> programs(kMembers);
+  const traces::Communicator comm{0, 1, kMembers};
+  for (int r = 0; r < kMembers; ++r) {
+    traces::Pattern pattern;
+    if (r > 0) traces::add_recv(pattern, r - 1, kChunks * kChunk);
+    if (r + 1 < kMembers) traces::add_send(pattern, r + 1, kChunks * kChunk);
+    traces::RankProgram program;
+    program.set_rank(r);
+    traces::ProgramBuilder b(&program);
+    traces::emit_bcast(b, comm, pattern, kChunk, traces::BCAST, aggregated);
+    programs[static_cast<std::size_t>(r)].assign(program.ops().begin(), program.ops().end());
+  }
+  const topo::DragonflyTopology df(star());
+  return one_rank_per_node_makespan(df, topo::Routing::Minimal, programs);
 }
 
 // (16 chunks + 3 hops - 1) x 100 us = 1.8 ms, exactly: no latency, idle links.
 constexpr double kPipeline_s = (kChunks + kMembers - 2) * kChunk / kBw;
 
-TEST(RingBroadcast, ChunkByChunkTakesThePipelineTime) { EXPECT_NEAR(ring_makespan(false), kPipeline_s, 1e-9); }
+TEST(RingBroadcast, ChunkByChunkTakesThePipelineTime) {
+  EXPECT_NEAR(ring_makespan(false), kPipeline_s, 1e-9);
+}
 
 TEST(RingBroadcast, AggregatedHopsTakeTheSamePipelineTime) {
   EXPECT_NEAR(ring_makespan(true), kPipeline_s, 1e-9);

@@ -26,6 +26,19 @@ MxpConfig small_mxp() {
   return c;
 }
 
+/// N = 64, NB = 16, a 2 x 2 grid, one refinement iteration, ring broadcasts
+/// pipelined in `chunk_bytes` chunks (0: whole messages).
+MxpConfig two_by_two(std::int64_t chunk_bytes) {
+  MxpConfig c;
+  c.n = 64;
+  c.nb = 16;
+  c.p = 2;
+  c.q = 2;
+  c.refinement_iterations = 1;
+  c.bcast_chunk_bytes = chunk_bytes;
+  return c;
+}
+
 ValidationReport validate_all(const MxpScheduleGenerator& g) {
   std::vector<StepSchedule> steps(static_cast<std::size_t>(g.steps() + 1));
   std::vector<const StepSchedule*> window;
@@ -83,13 +96,7 @@ TEST(MxpGenerator, StepMessagesByHand) {
   //  diagonal block, FP32: 16*16*4 = 1024 B along row 1 (3 -> 2) and column 1 (3 -> 1)
   //  L panels, 16 rows x 16 x 2 B = 512 B along each row from column 1: 1 -> 0, 3 -> 2
   //  U panels, 16 x 16 columns x 2 B = 512 B along each column from row 1: 2 -> 0, 3 -> 1
-  MxpConfig c;
-  c.n = 64;
-  c.nb = 16;
-  c.p = 2;
-  c.q = 2;
-  c.refinement_iterations = 1;
-  c.bcast_chunk_bytes = 0;
+  MxpConfig c = two_by_two(0);
   const MxpScheduleGenerator g(c);
   StepSchedule s;
   g.step(1, s);
@@ -118,13 +125,7 @@ TEST(MxpGenerator, StepMessagesByHand) {
 TEST(MxpGenerator, RingBroadcastsArePipelinedInChunks) {
   // Same step with 256-byte chunks: the two 1024 B diagonal messages become 4
   // chunks each, the four 512 B panel messages 2 each: 8 + 8 = 16 sends.
-  MxpConfig c;
-  c.n = 64;
-  c.nb = 16;
-  c.p = 2;
-  c.q = 2;
-  c.refinement_iterations = 1;
-  c.bcast_chunk_bytes = 256;
+  MxpConfig c = two_by_two(256);
   const MxpScheduleGenerator g(c);
   StepSchedule s;
   g.step(1, s);
@@ -139,13 +140,7 @@ TEST(MxpGenerator, AggregatedRingsSendFirstChunkBulkAndLastChunk) {
   // diagonal message (8 chunks) crosses its hop as 128 + 768 + 128 B; a 512 B
   // panel message (4 chunks) as 128 + 256 + 128 B. 6 messages x 3 = 18 sends,
   // the same bytes per (from, to) pair as whole messages.
-  MxpConfig c;
-  c.n = 64;
-  c.nb = 16;
-  c.p = 2;
-  c.q = 2;
-  c.refinement_iterations = 1;
-  c.bcast_chunk_bytes = 128;
+  MxpConfig c = two_by_two(128);
   c.bcast_ring_aggregated = true;
   const MxpScheduleGenerator g(c);
   StepSchedule s;
