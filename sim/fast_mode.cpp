@@ -38,10 +38,6 @@ namespace hplsim::sim {
 
 namespace {
 
-// Folding starts above this many ranks (README, "Fast mode": below it, windows
-// of all ranks are fast enough).
-constexpr int kFoldAboveRanks = 4096;
-
 // Steps simulated after a window's measured steps and discarded (see the
 // header). Measured on bench-1020 (1,020 ranks, 250 steps, depth 1) against
 // reference mode, 50 windows of 2 measured steps: without them the last
@@ -64,7 +60,16 @@ public:
   FastRun(const ResolvedScenario& sc, const SimulateOptions& options, RunResult& result)
       : sc_(sc), options_(options), result_(result), plan_(sc.options.fast) {
     const int ranks = sc.workload.ranks();
-    fold_ = plan_.fold == Fold::On || (plan_.fold == Fold::Auto && ranks > kFoldAboveRanks);
+    // Folding starts above plan_.fold_above_ranks (README, "Fast mode": below
+    // it, windows of all ranks are fast enough).
+    fold_ = plan_.fold == Fold::On || (plan_.fold == Fold::Auto && ranks > plan_.fold_above_ranks);
+    // The final solve (HPL_pdtrsv, or HPL-MxP's refinement) is folded above the
+    // same size even when the steps are not: its schedule is thousands of
+    // operations per rank (~4,000 per GMRES iteration at Aurora's MxP grid:
+    // 19,000 ranks would need ~6 GB of it) for under 1% of the run time
+    // (README, "Fast mode: the final solve").
+    fold_final_ = fold_ || ranks > plan_.fold_above_ranks;
+    final_window_ = fold_final_ && !fold_; // then the final solve gets a window of its own
   }
 
   void run() {
@@ -82,7 +87,7 @@ public:
     }
     source_ = make_schedule_source(sc_, plan_.pivot_group, plan_.ring_aggregate);
     check_kernel_coverage(sc_, *source_, *kernels_);
-    if (fold_) slowest_node_ = slowest_node();
+    if (fold_final_) slowest_node_ = slowest_node();
     steps_ = source_->steps();
     sg4::Actor::create("fast-controller", platform_->cpu(0), [this]() { control(); });
     engine->run();
@@ -94,11 +99,11 @@ private:
   // whole nodes (so that node-mates share their NICs as in the full run):
   // the nodes holding process row r0's owners of the window's panels, then
   // the next nodes along the row (the broadcast ring's next hops).
-  std::vector<bool> active_set(std::int64_t first, std::int64_t last) const {
+  std::vector<bool> active_set(std::int64_t first, std::int64_t last, bool fold) const {
     const auto& w = sc_.workload;
     const int ranks = w.ranks();
-    std::vector<bool> active(static_cast<std::size_t>(ranks), !fold_);
-    if (!fold_) return active;
+    std::vector<bool> active(static_cast<std::size_t>(ranks), !fold);
+    if (!fold) return active;
     // Process row 0 (README, "Fast mode": which row is active changes the
     // folded prediction by tens of percent on latency-bound problems; no single
     // row reproduces the column-wide waits, which is why folding is optimistic).
@@ -159,13 +164,14 @@ private:
   // from `keep_from` on. Returns false if the window did not complete.
   bool window(std::int64_t first, std::int64_t last, std::int64_t keep_from,
               std::int64_t keep_until = std::numeric_limits<std::int64_t>::max()) {
-    const std::vector<bool> active = active_set(first, last);
+    const bool fold = fold_ || (fold_final_ && first == steps_);
+    const std::vector<bool> active = active_set(first, last, fold);
     ReplayOptions ro = replay_options(sc_);
     ro.seed = sc_.options.seed + static_cast<std::uint64_t>(first) * 0x9e3779b97f4a7c15ULL;
     for (std::int64_t k = first; k <= last; ++k)
       ro.step_list.push_back(k);
-    if (fold_) ro.active_ranks = &active;
-    Replay replay(*platform_, *kernels_, protocol_.get(), source_->step_function(fold_ ? &active : nullptr),
+    if (fold) ro.active_ranks = &active;
+    Replay replay(*platform_, *kernels_, protocol_.get(), source_->step_function(fold ? &active : nullptr),
                   ro);
     const double origin = sg4::Engine::get_clock();
     for (auto& actor : replay.start())
@@ -230,7 +236,8 @@ private:
     // Windows cannot be cheaper than the run: simulate it whole (all ranks
     // only: a folded window of every step would activate every owner column).
     if (!fold_ && min_plan_steps() >= steps_ + 1) {
-      if (!window(0, steps_, 0)) fail();
+      if (!window(0, final_window_ ? steps_ - 1 : steps_, 0)) return fail();
+      if (final_window_ && !window(steps_, steps_, steps_)) fail();
       return;
     }
     // The run's two ends are simulated as they are: a cold start and the tail with the final solve.
@@ -238,8 +245,10 @@ private:
     if (!window(0, std::min(steps_ - 1, head - 1 + kCooldownSteps), 0, head)) return fail();
     if (steps_ > head) {
       const std::int64_t tail_first = std::max(head, steps_ - plan_.measured_steps);
-      if (!window(std::max<std::int64_t>(0, tail_first - plan_.warmup_steps), steps_, tail_first))
+      if (!window(std::max<std::int64_t>(0, tail_first - plan_.warmup_steps),
+                  final_window_ ? steps_ - 1 : steps_, tail_first))
         return fail();
+      if (final_window_ && !window(steps_, steps_, steps_)) return fail();
     } else {
       if (!window(steps_, steps_, steps_)) return fail();
     }
@@ -318,6 +327,8 @@ private:
   RunResult& result_;
   FastConfig plan_;
   bool fold_ = false;
+  bool fold_final_ = false;   // the final solve's window is folded (above fold_above_ranks)
+  bool final_window_ = false; // unfolded steps, folded final solve: separate windows
   int slowest_node_ = -1;
   std::unique_ptr<topo::Topology> topology_;
   std::unique_ptr<models::KernelModels> kernels_;

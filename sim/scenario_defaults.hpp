@@ -165,6 +165,7 @@ struct FastConfig {
   FoldBand band = FoldBand::ColumnBand;
   int pivot_group = 1;
   bool ring_aggregate = true;
+  int fold_above_ranks = 4096;
 };
 
 struct OptionsConfig {

@@ -416,6 +416,7 @@ void validate_scenario(LoadedScenario& loaded, const pb::TextFormat::ParseInfoTr
   nd.in_range("panel_serial_fraction", 0.0, true, 1.0, true);
   const MessageCheck fast(c, s.options().fast(), "options.fast");
   fast.at_least("fold_nodes", 1);
+  fast.at_least("fold_above_ranks", 1);
   fast.at_least("warmup_steps", 0);
   fast.at_least("measured_steps", 1);
   fast.at_least("initial_windows", 0);
