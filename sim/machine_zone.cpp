@@ -62,7 +62,11 @@ void MachineZone::create_links(int ranks) {
         make_link(base + ".f", l.bandwidth_bytes_per_s, l.latency_s + nic_s + (nic ? 0.0 : sw)));
     topo_links_.push_back(make_link(base + ".b", l.bandwidth_bytes_per_s, l.latency_s + nic_s + sw));
   }
-  if (spec_.routing == topo::Routing::Adaptive) routed_now_.assign(topo_links_.size(), 0.0F);
+  if (spec_.routing == topo::Routing::Adaptive) {
+    routed_now_.assign(topo_links_.size(), 0.0F);
+    flow_count_ = true;
+    flow_ends_.assign(topo_links_.size(), {});
+  }
   const int nodes = static_cast<int>(spec_.node_map.size());
   for (int n = 0; n < nodes; ++n) {
     const std::string base = "n" + std::to_string(n);
@@ -130,7 +134,7 @@ void MachineZone::append_network(int from_rank, int to_rank, std::vector<sg4::Li
   const int sw_a = topology->nic_switch(tn_a, nic_a);
   const int sw_b = topology->nic_switch(tn_b, nic_b);
   if (spec_.routing == topo::Routing::Adaptive)
-    route_adaptive(sw_a, sw_b, pair_hash(from_rank, to_rank));
+    route_adaptive(sw_a, sw_b, pair_hash(from_rank, to_rank), take_announced(from_rank, to_rank));
   else
     topology->route(sw_a, sw_b, spec_.routing, pair_hash(from_rank, to_rank), hops_);
   for (const auto& hop : hops_)
@@ -153,14 +157,44 @@ double MachineZone::path_load(const std::vector<topo::Hop>& path) const {
 // UGAL (Singh, "Load-Balanced Routing in Interconnection Networks", PhD thesis,
 // Stanford 2005), local variant, as Slingshot's adaptive routing does per
 // packet (REFERENCE.md: "Adaptive routing, congestion management"); here per
-// flow, at its start: among the minimal paths and kValiantCandidates
-// non-minimal ones, take the path minimising length x (1 + load): length in
-// links (the two NIC links included), load the busiest fabric link's
-// utilisation (usage / bandwidth) plus the flows routed over it at this
-// instant; ties go to the earlier candidate (minimal first). On an idle
-// machine every flow goes minimal; a saturated minimal path (Aurora: 5 links,
-// cost 10) loses to an idle Valiant one (7 links, cost 7).
-void MachineZone::route_adaptive(int src_switch, int dst_switch, std::uint64_t salt) const {
+// flow, at its start, among the minimal paths and kValiantCandidates
+// non-minimal ones (README, "Adaptive routing"):
+//   - a flow the replay announced (its size known) takes the path with the
+//     earliest expected completion: the path's link latencies plus its bytes
+//     at the rate a new flow would get there, the busiest link's bandwidth
+//     shared max-min with the flows already routed over it (each counted until
+//     its own expected end). Counting flows matters: a link's usage/bandwidth
+//     is 1 whether it carries one flow at full rate or fifty, so a usage-based
+//     load sends every flow back to the minimal path once all candidates are
+//     busy (measured: README, "HPL-MxP on Aurora");
+//   - other flows (route queries, unannounced transfers) minimise length x
+//     (1 + load): length in links (the two NIC links included), load the
+//     busiest fabric link's utilisation (usage / bandwidth) plus the flows
+//     routed over it at this instant.
+// Ties go to the earlier candidate (minimal first).
+void MachineZone::announce_flow(int from_rank, int to_rank, double bytes) {
+  // Only network messages are routed through the fabric (and pop their entry).
+  if (!flow_count_ || from_rank / spec_.ranks_per_node == to_rank / spec_.ranks_per_node) return;
+  announced_[{from_rank, to_rank}].push_back(bytes);
+}
+
+double MachineZone::take_announced(int from_rank, int to_rank) const {
+  if (!flow_count_ || querying_) return 0.0;
+  auto it = announced_.find({from_rank, to_rank});
+  if (it == announced_.end() || it->second.empty()) return 0.0;
+  const double bytes = it->second.front();
+  it->second.pop_front();
+  if (it->second.empty()) announced_.erase(it);
+  return bytes;
+}
+
+std::size_t MachineZone::active_flows(std::size_t index, double now) const {
+  auto& ends = flow_ends_[index];
+  ends.erase(std::remove_if(ends.begin(), ends.end(), [now](double e) { return e <= now; }), ends.end());
+  return ends.size();
+}
+
+void MachineZone::route_adaptive(int src_switch, int dst_switch, std::uint64_t salt, double bytes) const {
   // Non-minimal candidates per flow [U]: UGAL implementations sample 1-4
   // intermediates per decision; 4 keeps the choice broad at a bounded cost.
   constexpr int kValiantCandidates = 4;
@@ -178,6 +212,32 @@ void MachineZone::route_adaptive(int src_switch, int dst_switch, std::uint64_t s
   topology->valiant_candidates(src_switch, dst_switch, kValiantCandidates, salt, candidates_);
   std::size_t best = 0;
   double best_cost = std::numeric_limits<double>::infinity();
+  if (flow_count_ && bytes > 0.0) {
+    // Expected completion on each candidate: its links' latencies plus the
+    // bytes at the rate a new flow would get, the busiest link's bandwidth
+    // shared with the flows already routed over it (max-min fair share).
+    double best_rate = 0.0;
+    for (std::size_t c = 0; c < candidates_.size(); ++c) {
+      double rate = std::numeric_limits<double>::infinity(), latency_s = 0.0;
+      for (const auto& hop : candidates_[c]) {
+        const std::size_t index = link_index(hop);
+        const sg4::Link* link = topo_links_[index];
+        rate = std::min(rate, link->get_bandwidth() / double(active_flows(index, now) + 1));
+        latency_s += link->get_latency();
+      }
+      const double cost = latency_s + bytes / rate;
+      if (cost < best_cost) {
+        best_cost = cost;
+        best = c;
+        best_rate = rate;
+      }
+    }
+    hops_.swap(candidates_[best]);
+    const double end = now + bytes / best_rate;
+    for (const auto& hop : hops_)
+      flow_ends_[link_index(hop)].push_back(end);
+    return;
+  }
   for (std::size_t c = 0; c < candidates_.size(); ++c) {
     const double links = static_cast<double>(candidates_[c].size() + 2);
     const double cost = links * (1.0 + path_load(candidates_[c]));

@@ -1,6 +1,9 @@
 #pragma once
 // The custom SimGrid routing zone holding the whole machine (see platform.hpp).
 #include <cstdint>
+#include <deque>
+#include <map>
+#include <utility>
 #include <vector>
 
 #include <simgrid/kernel/routing/NetPoint.hpp>
@@ -33,13 +36,21 @@ public:
   int nic_for(int rank, int peer) const;
   int socket_of(int rank) const;
   std::size_t link_count() const { return all_links_; }
+  /// The replay announces each network message (from rank, to rank, bytes)
+  /// before starting it, so adaptive routing can weigh candidate paths by the
+  /// flows they already carry (README, "Adaptive routing").
+  void announce_flow(int from_rank, int to_rank, double bytes);
+  /// Route queries that are not flows (latency estimates) register nothing.
+  void set_querying(bool querying) { querying_ = querying; }
 
 private:
   sg4::Link* make_link(const std::string& name, double bandwidth_bytes_per_s, double latency_s);
   void append_network(int from_rank, int to_rank, std::vector<sg4::Link*>& out) const;
   // Adaptive routing (UGAL-like, README "Adaptive routing"):
   // fills hops_ with the least-loaded of the minimal and a few Valiant paths.
-  void route_adaptive(int src_switch, int dst_switch, std::uint64_t salt) const;
+  void route_adaptive(int src_switch, int dst_switch, std::uint64_t salt, double bytes) const;
+  double take_announced(int from_rank, int to_rank) const;
+  std::size_t active_flows(std::size_t index, double now) const;
   double path_load(const std::vector<topo::Hop>& path) const;
 
   const PlatformSpec& spec_;
@@ -59,6 +70,12 @@ private:
   mutable std::vector<float> routed_now_;
   mutable std::vector<std::size_t> routed_now_touched_;
   mutable double routed_now_clock_ = -1.0;
+  // Flow-count load (announced flows): per fabric link direction, the expected
+  // end times of the flows routed over it.
+  bool flow_count_ = false;
+  bool querying_ = false;
+  mutable std::map<std::pair<int, int>, std::deque<double>> announced_;
+  mutable std::vector<std::vector<double>> flow_ends_;
 };
 
 } // namespace hplsim::sim

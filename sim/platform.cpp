@@ -51,3 +51,12 @@ std::size_t Platform::link_count() const {
 }
 
 } // namespace hplsim::sim
+
+namespace hplsim::sim {
+void Platform::announce_flow(int from_rank, int to_rank, double bytes) const {
+  zone_->announce_flow(from_rank, to_rank, bytes);
+}
+void Platform::set_querying(bool querying) const {
+  zone_->set_querying(querying);
+}
+} // namespace hplsim::sim

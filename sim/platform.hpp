@@ -75,6 +75,10 @@ public:
   /// Links a message from rank a to rank b crosses, in order (for tests / debugging).
   std::vector<std::string> route_names(int from_rank, int to_rank) const;
   std::size_t link_count() const;
+  /// A network message about to start (adaptive routing weighs paths by flows).
+  void announce_flow(int from_rank, int to_rank, double bytes) const;
+  /// Route queries between these calls are estimates, not flows.
+  void set_querying(bool querying) const;
 
 private:
   PlatformSpec spec_;

@@ -344,6 +344,7 @@ private:
   // two ranks' hosts, loading its links (README, "Fast mode: folding").
   void phantom_transfer(int from, int to, std::int64_t bytes, std::uint32_t tag, std::size_t pos, int phase,
                         double t0) {
+    st_.platform.announce_flow(from, to, static_cast<double>(bytes));
     sg4::CommPtr comm = sg4::Comm::sendto_async(st_.platform.cpu(from), st_.platform.cpu(to),
                                                 static_cast<std::uint64_t>(bytes));
     if (tag != 0) return launch(tag, comm, pos, phase, t0, Kind::Comm);
@@ -358,6 +359,7 @@ private:
       return phantom_transfer(rank_, s.peer(), s.bytes(), s.has_async_tag() ? s.async_tag() : 0, pos, phase,
                               t0);
     sg4::Mailbox* mb = mailbox(rank_, s.peer());
+    st_.platform.announce_flow(rank_, s.peer(), static_cast<double>(s.bytes()));
     if (s.has_async_tag()) {
       sg4::CommPtr comm = mb->put_async(&g_payload, static_cast<std::uint64_t>(s.bytes()));
       return launch(s.async_tag(), comm, pos, phase, t0, Kind::Comm);
@@ -400,7 +402,9 @@ private:
       if (peer == from && b == bytes) return lat;
     std::vector<sg4::Link*> links;
     double path_s = 0.0;
+    st_.platform.set_querying(true);
     st_.platform.cpu(from)->route_to(st_.platform.cpu(rank_), links, &path_s);
+    st_.platform.set_querying(false);
     double lat = path_s;
     if (const models::ProtocolModel* pm = st_.protocol) {
       const double size = static_cast<double>(bytes);

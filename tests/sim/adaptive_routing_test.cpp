@@ -68,5 +68,43 @@ TEST(AdaptiveRouting, SecondFlowDetoursThroughTheIdleGroup) {
   EXPECT_NEAR(two_flows_between_groups(topo::Routing::Adaptive), 1.0 * kBytes / kBw + 5.5e-6, 1e-9);
 }
 
+traces::Op sized(bool send, int peer, std::int64_t bytes) {
+  traces::Op op = message(send, peer);
+  if (send)
+    op.mutable_send()->set_bytes(bytes);
+  else
+    op.mutable_recv()->set_bytes(bytes);
+  return op;
+}
+
+TEST(AdaptiveRouting, LaterFlowsBalanceOnFlowCountsNotOnSaturatedUsage) {
+  // 3 groups of one switch with 6 nodes each (one global link per group
+  // pair). Four flows of kBytes from group 0 to group 1: ranks 0 and 1 at
+  // t = 0 (one minimal, one through group 2), then ranks 2 and 3 at two later
+  // instants (each waits for a small message from a switch-mate: 1 kB and
+  // 2 kB). When they start, both paths are saturated, so a usage-based load
+  // (usage / bandwidth = 1 on both) sends both to the shorter minimal path:
+  // 3 flows there, makespan ~3 kBytes / kBw. Counting flows sends rank 2's to
+  // the minimal path (1 flow each way: equal rates, shorter latency) and rank
+  // 3's through group 2 (2 flows against 1): 2 flows per path, so the last
+  // flow ends at ~2 kBytes / kBw (each path's two flows share the link, the
+  // first one alone for its head start of a few microseconds).
+  topo::DragonflyParams p = three_groups();
+  p.endpoint_ports_per_switch = 6;
+  const topo::DragonflyTopology df(p);
+  std::vector<std::vector<traces::Op>> programs(10);
+  programs[0] = {sized(true, 6, kBytes)};
+  programs[1] = {sized(true, 7, kBytes)};
+  programs[4] = {sized(true, 2, 1000)};
+  programs[5] = {sized(true, 3, 2000)};
+  programs[2] = {sized(false, 4, 1000), sized(true, 8, kBytes)};
+  programs[3] = {sized(false, 5, 2000), sized(true, 9, kBytes)};
+  for (int r = 6; r <= 9; ++r)
+    programs[static_cast<std::size_t>(r)] = {sized(false, r - 6, kBytes)};
+  const double makespan = one_rank_per_node_makespan(df, topo::Routing::Adaptive, programs);
+  EXPECT_GT(makespan, 1.9 * kBytes / kBw);
+  EXPECT_LT(makespan, 2.2 * kBytes / kBw);
+}
+
 } // namespace
 } // namespace hplsim::sim
