@@ -64,12 +64,11 @@ public:
     // it, windows of all ranks are fast enough).
     fold_ = plan_.fold == Fold::On || (plan_.fold == Fold::Auto && ranks > plan_.fold_above_ranks);
     // The final solve (HPL_pdtrsv, or HPL-MxP's refinement) is folded above the
-    // same size even when the steps are not: its schedule is thousands of
+    // same size even when the steps are not, in a window of its own: its schedule is thousands of
     // operations per rank (~4,000 per GMRES iteration at Aurora's MxP grid:
     // 19,000 ranks would need ~6 GB of it) for under 1% of the run time
     // (README, "Fast mode: the final solve").
-    fold_final_ = fold_ || ranks > plan_.fold_above_ranks;
-    final_window_ = fold_final_ && !fold_; // then the final solve gets a window of its own
+    final_window_ = !fold_ && ranks > plan_.fold_above_ranks;
   }
 
   void run() {
@@ -87,7 +86,7 @@ public:
     }
     source_ = make_schedule_source(sc_, plan_.pivot_group, plan_.ring_aggregate);
     check_kernel_coverage(sc_, *source_, *kernels_);
-    if (fold_final_) slowest_node_ = slowest_node();
+    if (fold_ || final_window_) slowest_node_ = slowest_node();
     steps_ = source_->steps();
     sg4::Actor::create("fast-controller", platform_->cpu(0), [this]() { control(); });
     engine->run();
@@ -164,7 +163,7 @@ private:
   // from `keep_from` on. Returns false if the window did not complete.
   bool window(std::int64_t first, std::int64_t last, std::int64_t keep_from,
               std::int64_t keep_until = std::numeric_limits<std::int64_t>::max()) {
-    const bool fold = fold_ || (fold_final_ && first == steps_);
+    const bool fold = fold_ || (final_window_ && first == steps_);
     const std::vector<bool> active = active_set(first, last, fold);
     ReplayOptions ro = replay_options(sc_);
     ro.seed = sc_.options.seed + static_cast<std::uint64_t>(first) * 0x9e3779b97f4a7c15ULL;
@@ -208,6 +207,13 @@ private:
     return true;
   }
 
+  // Steps [first, steps_), keeping those from `keep_from` on, then the final
+  // solve: one window, or two when the final solve is folded apart.
+  bool window_through_final(std::int64_t first, std::int64_t keep_from) {
+    if (!final_window_) return window(first, steps_, keep_from);
+    return window(first, steps_ - 1, keep_from) && window(steps_, steps_, steps_);
+  }
+
   // A window measuring steps [k, k + measured) after `warmup` steps.
   bool sample_at(std::int64_t k) {
     if (samples_.count(k) != 0) return true;
@@ -236,8 +242,7 @@ private:
     // Windows cannot be cheaper than the run: simulate it whole (all ranks
     // only: a folded window of every step would activate every owner column).
     if (!fold_ && min_plan_steps() >= steps_ + 1) {
-      if (!window(0, final_window_ ? steps_ - 1 : steps_, 0)) return fail();
-      if (final_window_ && !window(steps_, steps_, steps_)) fail();
+      if (!window_through_final(0, 0)) fail();
       return;
     }
     // The run's two ends are simulated as they are: a cold start and the tail with the final solve.
@@ -245,10 +250,8 @@ private:
     if (!window(0, std::min(steps_ - 1, head - 1 + kCooldownSteps), 0, head)) return fail();
     if (steps_ > head) {
       const std::int64_t tail_first = std::max(head, steps_ - plan_.measured_steps);
-      if (!window(std::max<std::int64_t>(0, tail_first - plan_.warmup_steps),
-                  final_window_ ? steps_ - 1 : steps_, tail_first))
+      if (!window_through_final(std::max<std::int64_t>(0, tail_first - plan_.warmup_steps), tail_first))
         return fail();
-      if (final_window_ && !window(steps_, steps_, steps_)) return fail();
     } else {
       if (!window(steps_, steps_, steps_)) return fail();
     }
@@ -327,8 +330,7 @@ private:
   RunResult& result_;
   FastConfig plan_;
   bool fold_ = false;
-  bool fold_final_ = false;   // the final solve's window is folded (above fold_above_ranks)
-  bool final_window_ = false; // unfolded steps, folded final solve: separate windows
+  bool final_window_ = false; // unfolded steps, the final solve folded in a window of its own
   int slowest_node_ = -1;
   std::unique_ptr<topo::Topology> topology_;
   std::unique_ptr<models::KernelModels> kernels_;

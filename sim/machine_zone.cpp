@@ -64,7 +64,6 @@ void MachineZone::create_links(int ranks) {
   }
   if (spec_.routing == topo::Routing::Adaptive) {
     routed_now_.assign(topo_links_.size(), 0.0F);
-    flow_count_ = true;
     flow_ends_.assign(topo_links_.size(), {});
   }
   const int nodes = static_cast<int>(spec_.node_map.size());
@@ -154,6 +153,37 @@ double MachineZone::path_load(const std::vector<topo::Hop>& path) const {
   return load;
 }
 
+namespace {
+std::uint64_t rank_pair(int from_rank, int to_rank) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(from_rank)) << 32) |
+         static_cast<std::uint32_t>(to_rank);
+}
+} // namespace
+
+void MachineZone::announce_flow(int from_rank, int to_rank, double bytes) {
+  // Only flows that adaptive routing will route through the fabric (and pop their entry).
+  if (spec_.routing != topo::Routing::Adaptive ||
+      from_rank / spec_.ranks_per_node == to_rank / spec_.ranks_per_node)
+    return;
+  announced_[rank_pair(from_rank, to_rank)].push_back(bytes);
+}
+
+double MachineZone::take_announced(int from_rank, int to_rank) const {
+  if (querying_) return 0.0;
+  auto it = announced_.find(rank_pair(from_rank, to_rank));
+  if (it == announced_.end() || it->second.empty()) return 0.0;
+  const double bytes = it->second.front();
+  it->second.pop_front();
+  if (it->second.empty()) announced_.erase(it);
+  return bytes;
+}
+
+std::size_t MachineZone::active_flows(std::size_t index, double now) const {
+  auto& ends = flow_ends_[index];
+  ends.erase(std::remove_if(ends.begin(), ends.end(), [now](double e) { return e <= now; }), ends.end());
+  return ends.size();
+}
+
 // UGAL (Singh, "Load-Balanced Routing in Interconnection Networks", PhD thesis,
 // Stanford 2005), local variant, as Slingshot's adaptive routing does per
 // packet (REFERENCE.md: "Adaptive routing, congestion management"); here per
@@ -172,28 +202,6 @@ double MachineZone::path_load(const std::vector<topo::Hop>& path) const {
 //     busiest fabric link's utilisation (usage / bandwidth) plus the flows
 //     routed over it at this instant.
 // Ties go to the earlier candidate (minimal first).
-void MachineZone::announce_flow(int from_rank, int to_rank, double bytes) {
-  // Only network messages are routed through the fabric (and pop their entry).
-  if (!flow_count_ || from_rank / spec_.ranks_per_node == to_rank / spec_.ranks_per_node) return;
-  announced_[{from_rank, to_rank}].push_back(bytes);
-}
-
-double MachineZone::take_announced(int from_rank, int to_rank) const {
-  if (!flow_count_ || querying_) return 0.0;
-  auto it = announced_.find({from_rank, to_rank});
-  if (it == announced_.end() || it->second.empty()) return 0.0;
-  const double bytes = it->second.front();
-  it->second.pop_front();
-  if (it->second.empty()) announced_.erase(it);
-  return bytes;
-}
-
-std::size_t MachineZone::active_flows(std::size_t index, double now) const {
-  auto& ends = flow_ends_[index];
-  ends.erase(std::remove_if(ends.begin(), ends.end(), [now](double e) { return e <= now; }), ends.end());
-  return ends.size();
-}
-
 void MachineZone::route_adaptive(int src_switch, int dst_switch, std::uint64_t salt, double bytes) const {
   // Non-minimal candidates per flow [U]: UGAL implementations sample 1-4
   // intermediates per decision; 4 keeps the choice broad at a bounded cost.
@@ -212,7 +220,7 @@ void MachineZone::route_adaptive(int src_switch, int dst_switch, std::uint64_t s
   topology->valiant_candidates(src_switch, dst_switch, kValiantCandidates, salt, candidates_);
   std::size_t best = 0;
   double best_cost = std::numeric_limits<double>::infinity();
-  if (flow_count_ && bytes > 0.0) {
+  if (bytes > 0.0) {
     // Expected completion on each candidate: its links' latencies plus the
     // bytes at the rate a new flow would get, the busiest link's bandwidth
     // shared with the flows already routed over it (max-min fair share).

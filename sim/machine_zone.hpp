@@ -2,8 +2,7 @@
 // The custom SimGrid routing zone holding the whole machine (see platform.hpp).
 #include <cstdint>
 #include <deque>
-#include <map>
-#include <utility>
+#include <unordered_map>
 #include <vector>
 
 #include <simgrid/kernel/routing/NetPoint.hpp>
@@ -70,11 +69,11 @@ private:
   mutable std::vector<float> routed_now_;
   mutable std::vector<std::size_t> routed_now_touched_;
   mutable double routed_now_clock_ = -1.0;
-  // Flow-count load (announced flows): per fabric link direction, the expected
-  // end times of the flows routed over it.
-  bool flow_count_ = false;
+  // Flow-count load (adaptive routing): the announced sizes of the messages
+  // about to start, per (from rank, to rank) packed in 64 bits, and per fabric
+  // link direction the expected end times of the flows routed over it.
   bool querying_ = false;
-  mutable std::map<std::pair<int, int>, std::deque<double>> announced_;
+  mutable std::unordered_map<std::uint64_t, std::deque<double>> announced_;
   mutable std::vector<std::vector<double>> flow_ends_;
 };
 

@@ -50,9 +50,6 @@ std::size_t Platform::link_count() const {
   return zone_->link_count();
 }
 
-} // namespace hplsim::sim
-
-namespace hplsim::sim {
 void Platform::announce_flow(int from_rank, int to_rank, double bytes) const {
   zone_->announce_flow(from_rank, to_rank, bytes);
 }
