@@ -100,6 +100,14 @@ std::vector<StepRecord> analytic_steps(const ResolvedScenario& sc) {
   else if (w.hpl.bcast == BcastAlgo::TwoRing)
     hops = std::ceil((w.q - 1.0) / 2.0);
 
+  // GPU-aware MPI: the broadcast and swap buffers are in GPU memory, and the
+  // device path adds its per-message overhead and rate cap (machine.placement).
+  const auto& placement = sc.machine.placement;
+  const bool device = gpu && placement.gpu_aware_mpi;
+  const double alpha_dev = alpha + (device ? placement.gpu_aware_overhead_s : 0.0);
+  const double beta_dev = device && placement.gpu_aware_bandwidth_bytes_per_s > 0.0
+                              ? std::min(beta, placement.gpu_aware_bandwidth_bytes_per_s)
+                              : beta;
   const std::int64_t steps = w.steps();
   std::vector<StepRecord> out;
   out.reserve(static_cast<std::size_t>(steps) + 1);
@@ -122,7 +130,7 @@ std::vector<StepRecord> analytic_steps(const ResolvedScenario& sc) {
     // HPL_pdpanel_init: L2 (rows below the diagonal block) x jb, the jb x jb L1
     // block, the pivots and one DINFO word; with P = 1 the L1 rows are part of L2.
     const double panel_doubles = double(mp * jb + (w.p > 1 ? jb * jb : 0) + jb + 1);
-    double bcast = hops * (alpha + panel_doubles * 8.0 / beta);
+    double bcast = hops * (alpha_dev + panel_doubles * 8.0 / beta_dev);
     // Host-staged GPU run: the receiver copies the panel to its GPU.
     if (gpu && !sc.machine.placement.gpu_aware_mpi && hops > 0)
       bcast += panel_doubles * 8.0 / node.pcie_bandwidth_bytes_per_s;
@@ -131,8 +139,8 @@ std::vector<StepRecord> analytic_steps(const ResolvedScenario& sc) {
     if (w.p > 1) {
       const bool long_swap = w.hpl.swap == SwapAlgo::SpreadRoll ||
                              (w.hpl.swap == SwapAlgo::Mix && nq > w.hpl.swap_threshold_columns);
-      swap =
-          long_swap ? (w.p - 1.0 + log_p) * alpha + 2.0 * u_bytes / beta : log_p * (alpha + u_bytes / beta);
+      swap = long_swap ? (w.p - 1.0 + log_p) * alpha_dev + 2.0 * u_bytes / beta_dev
+                       : log_p * (alpha_dev + u_bytes / beta_dev);
     }
     swap += seconds(km, traces::KERNEL_LASWP, dev, jb, nq, 0);
     const double trsm = seconds(km, traces::KERNEL_TRSM, dev, jb, nq, 0);

@@ -73,6 +73,7 @@ public:
 
   void run() {
     auto engine = create_engine();
+    allow_flow_rate_caps(replay_options(sc_));
     topology_ = make_topology(sc_.machine);
     kernels_ = std::make_unique<models::KernelModels>(sc_.machine.kernels);
     const auto& node = sc_.machine.node;

@@ -343,13 +343,24 @@ private:
   // ones), so the transfer starts now and crosses the real route between the
   // two ranks' hosts, loading its links (README, "Fast mode: folding").
   void phantom_transfer(int from, int to, std::int64_t bytes, std::uint32_t tag, std::size_t pos, int phase,
-                        double t0) {
+                        double t0, bool device) {
+    device_overhead(device);
     st_.platform.announce_flow(from, to, static_cast<double>(bytes));
-    sg4::CommPtr comm = sg4::Comm::sendto_async(st_.platform.cpu(from), st_.platform.cpu(to),
-                                                static_cast<std::uint64_t>(bytes));
+    sg4::CommPtr comm = sg4::Comm::sendto_init(st_.platform.cpu(from), st_.platform.cpu(to));
+    comm->set_payload_size(static_cast<std::uint64_t>(bytes));
+    if (device && st_.options.device_message_rate_bytes_per_s > 0.0)
+      comm->set_rate(st_.options.device_message_rate_bytes_per_s);
+    comm->start();
     if (tag != 0) return launch(tag, comm, pos, phase, t0, Kind::Comm);
     comm->wait();
     account(pos, phase, t0, sg4::Engine::get_clock());
+  }
+
+  // GPU-aware MPI: a device-buffer message's extra software time on its sender
+  // (README, "GPU-aware MPI").
+  void device_overhead(bool device) const {
+    if (device && st_.options.device_message_overhead_s > 0.0)
+      sg4::this_actor::sleep_for(st_.options.device_message_overhead_s);
   }
 
   void send(const traces::Send& s, std::size_t pos, double t0) {
@@ -357,14 +368,16 @@ private:
     const int phase = phase_index(s.phase());
     if (is_phantom(s.peer()))
       return phantom_transfer(rank_, s.peer(), s.bytes(), s.has_async_tag() ? s.async_tag() : 0, pos, phase,
-                              t0);
+                              t0, s.device());
+    device_overhead(s.device());
     sg4::Mailbox* mb = mailbox(rank_, s.peer());
     st_.platform.announce_flow(rank_, s.peer(), static_cast<double>(s.bytes()));
-    if (s.has_async_tag()) {
-      sg4::CommPtr comm = mb->put_async(&g_payload, static_cast<std::uint64_t>(s.bytes()));
-      return launch(s.async_tag(), comm, pos, phase, t0, Kind::Comm);
-    }
-    mb->put(&g_payload, static_cast<std::uint64_t>(s.bytes()));
+    sg4::CommPtr comm = mb->put_init(&g_payload, static_cast<std::uint64_t>(s.bytes()));
+    if (s.device() && st_.options.device_message_rate_bytes_per_s > 0.0)
+      comm->set_rate(st_.options.device_message_rate_bytes_per_s);
+    comm->start();
+    if (s.has_async_tag()) return launch(s.async_tag(), comm, pos, phase, t0, Kind::Comm);
+    comm->wait();
     account(pos, phase, t0, sg4::Engine::get_clock());
   }
 
@@ -374,7 +387,8 @@ private:
         r.repeat() > 1 ? (r.repeat() - 1) * message_latency_s(r.peer(), r.bytes() / r.repeat()) : 0.0;
     if (is_phantom(r.peer())) {
       ++st_.stats.messages;
-      phantom_transfer(r.peer(), rank_, r.bytes(), r.has_async_tag() ? r.async_tag() : 0, pos, phase, t0);
+      phantom_transfer(r.peer(), rank_, r.bytes(), r.has_async_tag() ? r.async_tag() : 0, pos, phase, t0,
+                       r.device());
     } else {
       sg4::Mailbox* mb = mailbox(r.peer(), rank_);
       if (r.has_async_tag()) {

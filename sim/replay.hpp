@@ -37,6 +37,11 @@ struct ReplayOptions {
   models::CpuThreading other_threading;
   models::CpuThreading solve_threading;
   std::uint64_t seed = 1;
+  /// GPU-aware MPI's device path (machine.placement): messages whose buffers
+  /// are in GPU memory (Send/Recv.device) cost their sender this software time
+  /// and move at most at this rate (0 = no cap).
+  double device_message_overhead_s = 0.0;
+  double device_message_rate_bytes_per_s = 0.0;
   /// Called from the simulation with the fraction of steps done (for a progress bar).
   std::function<void(double)> progress;
   /// Ranks that take part (nullptr = all): fast mode replays a subset.

@@ -102,6 +102,9 @@ PlacementConfig resolve_placement(const Placement& p) {
   if (p.has_nic_mapping()) out.nic_mapping = static_cast<NicMapping>(p.nic_mapping());
   if (p.has_affinity()) out.affinity = static_cast<Affinity>(p.affinity());
   set_if(p.has_gpu_aware_mpi(), p.gpu_aware_mpi(), out.gpu_aware_mpi);
+  set_if(p.has_gpu_aware_overhead_s(), p.gpu_aware_overhead_s(), out.gpu_aware_overhead_s);
+  set_if(p.has_gpu_aware_bandwidth_bytes_per_s(), p.gpu_aware_bandwidth_bytes_per_s(),
+         out.gpu_aware_bandwidth_bytes_per_s);
   return out;
 }
 

@@ -84,6 +84,8 @@ struct PlacementConfig {
   NicMapping nic_mapping = NicMapping::PhaseSpecific;
   Affinity affinity = Affinity::Aligned;
   bool gpu_aware_mpi = false;
+  double gpu_aware_overhead_s = 0.0;
+  double gpu_aware_bandwidth_bytes_per_s = 0.0; // 0 = no cap
 };
 
 struct MachineConfig {

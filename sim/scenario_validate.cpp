@@ -414,6 +414,9 @@ void validate_scenario(LoadedScenario& loaded, const pb::TextFormat::ParseInfoTr
   wl.at_least("panel_threads", 1);
   const MessageCheck nd(c, s.machine().node(), "machine.node");
   nd.in_range("panel_serial_fraction", 0.0, true, 1.0, true);
+  const MessageCheck placement(c, s.machine().placement(), "machine.placement");
+  placement.non_negative("gpu_aware_overhead_s");
+  placement.positive("gpu_aware_bandwidth_bytes_per_s");
   const MessageCheck fast(c, s.options().fast(), "options.fast");
   fast.at_least("fold_nodes", 1);
   fast.at_least("fold_above_ranks", 1);

@@ -111,6 +111,7 @@ traces::MxpConfig mxp_config(const ResolvedScenario& sc) {
   c.panel_resource = traces::CPU;
   c.refinement_resource = traces::CPU;
   c.host_staged = gpu && !sc.machine.placement.gpu_aware_mpi;
+  c.device_messages = gpu && sc.machine.placement.gpu_aware_mpi;
   const bool gmres = w.mxp.refinement == Refinement::Gmres;
   c.refinement = gmres ? traces::MxpConfig::Refinement::Gmres : traces::MxpConfig::Refinement::Classical;
   c.refinement_iterations =

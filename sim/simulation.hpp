@@ -48,6 +48,9 @@ PathFigures nominal_path(const ResolvedScenario& scenario, int node_a, int node_
 
 /// Creates the (one per process) SimGrid engine with hplsim's configuration.
 std::unique_ptr<simgrid::s4u::Engine> create_engine();
+/// Lets per-flow rate caps (GPU-aware MPI's device path) bind when the
+/// replay has one; call right after create_engine().
+void allow_flow_rate_caps(const ReplayOptions& options);
 
 /// The platform description of a scenario (all nodes mapped 1:1 to topology nodes).
 PlatformSpec make_platform_spec(const ResolvedScenario& scenario, const topo::Topology& topology,

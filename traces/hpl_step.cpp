@@ -57,7 +57,9 @@ std::uint32_t HplStepEmitter::broadcast(ProgramBuilder& b, const HplPanel& pn, i
                                         bool async_h2d) const {
   Pattern pattern;
   bcast_pattern_of(pn, row, col, pattern);
+  const int first = b.size();
   emit_pattern(b, Communicator::row(grid_, row), pattern, BCAST);
+  if (c_.gpu && !c_.host_staged) b.mark_device_buffers(first); // GPU-aware MPI: the panel leaves from HBM
   if (!c_.host_staged || col == pn.pcol || c_.q <= 1) return 0;
   // The panel arrived in host memory; the GPU's DTRSM/DGEMM need it on the device.
   const std::int64_t bytes = doubles(panel_length_doubles(rows_below(pn, row), pn.jb));
@@ -76,6 +78,7 @@ void HplStepEmitter::swap_exchange(ProgramBuilder& b, const HplPanel& pn, int ro
   const Resource res = update_resource_;
   const bool staged = c_.host_staged;
   const Communicator column = Communicator::column(grid_, col);
+  const int first_op = b.size();
   Pattern first, roll;
   if (choose_swap(c_.swap, ncols, c_.swap_threshold) == SwapAlgorithm::BinaryExchange) {
     // HPL_pdlaswp00T: the current row copies its rows into U (HPL_dlaswp01T), the
@@ -96,6 +99,8 @@ void HplStepEmitter::swap_exchange(ProgramBuilder& b, const HplPanel& pn, int ro
   }
   // Host staging: U and, off the current row, the rows that replace the pivot rows go back.
   if (staged) b.copy(Copy::H2D, doubles((pn.jb + (current ? 0 : own)) * ncols), SWAP);
+  // GPU-aware MPI (a GPU rank without staging): the rows travel from and to HBM.
+  if (c_.gpu && !staged) b.mark_device_buffers(first_op);
 }
 
 void HplStepEmitter::swap_unpack(ProgramBuilder& b, const HplPanel& pn, std::int64_t ncols) const {

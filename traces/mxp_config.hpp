@@ -52,6 +52,9 @@ struct MxpConfig {
   /// Panel messages from host buffers (GPU-aware MPI off): D2H before a
   /// broadcast's root sends, H2D after a member receives.
   bool host_staged = false;
+  /// GPU-aware MPI on a GPU machine: the panel broadcasts' buffers are in GPU
+  /// memory (Send.device / Recv.device).
+  bool device_messages = false;
   Refinement refinement = Refinement::Classical;
   /// Refinement iterations to schedule, in [1, 50] (rocHPL-MxP stops at
   /// convergence or after maxits = 50). No default: the count depends on the

@@ -111,7 +111,9 @@ private:
     if (count <= 0 || comm.size <= 1) return;
     const std::int64_t bytes = count * storage_bytes_;
     if (me == root && c_.host_staged && c_.panel_resource == GPU) b.copy(Copy::D2H, bytes, COPY);
+    const int first = b.size();
     broadcast(b, comm, me, root, count, storage_bytes_);
+    if (c_.device_messages) b.mark_device_buffers(first); // GPU-aware MPI: received into HBM
     if (me != root && c_.host_staged) to_device.push_back(b.copy_async(Copy::H2D, bytes, COPY));
   }
 

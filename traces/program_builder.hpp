@@ -114,6 +114,16 @@ public:
       if (program_->ops(i).has_recv()) program_->mutable_ops(i)->mutable_recv()->set_repeat(repeat);
   }
 
+  /// Marks the sends and receives among ops [first, size()) as GPU-memory
+  /// buffers (Send.device / Recv.device: GPU-aware MPI, no host staging).
+  void mark_device_buffers(int first) {
+    for (int i = first; i < program_->ops_size(); ++i) {
+      auto* op = program_->mutable_ops(i);
+      if (op->has_send()) op->mutable_send()->set_device(true);
+      if (op->has_recv()) op->mutable_recv()->set_device(true);
+    }
+  }
+
   /// HPL_sdrv (src/comm/HPL_sdrv.c): MPI_Irecv, blocking MPI_Send, MPI_Wait, each
   /// side skipped when its count is zero.
   void send_recv(int peer, std::int64_t send_bytes, std::int64_t recv_bytes, Phase phase) {

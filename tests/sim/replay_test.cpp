@@ -119,15 +119,19 @@ traces::Op op_copy(traces::Copy::Direction d, std::int64_t bytes) {
 // step's phase times (flattened: makespan, then kPhaseCount phases).
 std::vector<double> run_programs(int ranks_per_node, int gpus_per_rank,
                                  const std::vector<std::vector<traces::Op>>& programs,
-                                 const std::function<void(PlatformSpec&)>& tweak = nullptr) {
+                                 const std::function<void(PlatformSpec&)>& tweak = nullptr,
+                                 const std::function<void(ReplayOptions&)>& tweak_options = nullptr) {
   return run_isolated([&]() {
     auto engine = create_engine();
+    ReplayOptions options = one_step_options();
+    if (tweak_options) tweak_options(options);
+    allow_flow_rate_caps(options);
     const topo::FatTreeTopology tree(tiny_tree());
     PlatformSpec spec = tiny_spec(tree, ranks_per_node, gpus_per_rank);
     if (tweak) tweak(spec);
     Platform platform(spec);
     const models::KernelModels kernels(ideal_gpu());
-    Replay replay(platform, kernels, nullptr, one_step_source(programs), one_step_options());
+    Replay replay(platform, kernels, nullptr, one_step_source(programs), options);
     replay.start();
     engine->run();
     std::vector<double> out = {replay.makespan_s()};
@@ -185,6 +189,31 @@ TEST(Replay, RepeatedReceiveChargesTheFurtherMessagesLatencies) {
   // repeat = 1 is an ordinary message: 5.8 us.
   r.mutable_recv()->set_repeat(1);
   EXPECT_NEAR(run_programs(1, 0, {{op_send(1, 3000)}, {r}})[0], 5.8e-6, 1e-9);
+}
+
+TEST(Replay, DeviceBufferMessagesPayTheGpuAwarePath) {
+  // GPU-aware MPI's device path: 2 us of sender overhead, then the message at
+  // most at 1 GB/s. 1e6 B: 2 us + 5.5 us route latency + 1e6 B / 1e9 B/s =
+  // 1007.5 us, against 105.5 us for the same message from host memory
+  // (OneMessageTakesLatencyPlusSizeOverBottleneck). A cap above the NIC's
+  // 10 GB/s leaves the NIC the bottleneck: 2 + 105.5 us.
+  auto device = [](traces::Op op) {
+    if (op.has_send()) op.mutable_send()->set_device(true);
+    if (op.has_recv()) op.mutable_recv()->set_device(true);
+    return op;
+  };
+  const std::vector<std::vector<traces::Op>> dev = {{device(op_send(1, 1'000'000))},
+                                                    {device(op_recv(0, 1'000'000))}};
+  const std::vector<std::vector<traces::Op>> host = {{op_send(1, 1'000'000)}, {op_recv(0, 1'000'000)}};
+  auto path = [](double rate) {
+    return [rate](ReplayOptions& o) {
+      o.device_message_overhead_s = 2e-6;
+      o.device_message_rate_bytes_per_s = rate;
+    };
+  };
+  EXPECT_NEAR(run_programs(1, 0, dev, nullptr, path(1e9))[0], 1007.5e-6, 1e-9);
+  EXPECT_NEAR(run_programs(1, 0, host, nullptr, path(1e9))[0], 105.5e-6, 1e-9);
+  EXPECT_NEAR(run_programs(1, 0, dev, nullptr, path(100e9))[0], 107.5e-6, 1e-9);
 }
 
 TEST(Replay, CpuWorkOverlapsAnAsyncGpuKernel) {

@@ -347,5 +347,25 @@ TEST(ScenarioLoader, RejectsNdivBelowTwo) {
             "x.textproto:32:5: workload.hpl.ndiv must be >= 2, got 1");
 }
 
+TEST(ScenarioLoader, ChecksTheGpuAwarePathFields) {
+  // The device path's overhead may be 0 but not negative; its rate cap must be > 0.
+  const std::string placement =
+      "    shm_bandwidth_bytes_per_s: 100e9\n  }\n  placement {\n    gpu_aware_mpi: true\n";
+  auto scenario = [&](const std::string& fields) {
+    return with("    shm_bandwidth_bytes_per_s: 100e9\n  }", placement + fields + "  }");
+  };
+  // kValid's node closes at line 22; the placement block follows, its field under test on line 25.
+  EXPECT_EQ(error_of(scenario("    gpu_aware_overhead_s: -1e-6\n")),
+            "x.textproto:25:5: machine.placement.gpu_aware_overhead_s must be >= 0, got -1e-06");
+  EXPECT_EQ(error_of(scenario("    gpu_aware_bandwidth_bytes_per_s: 0\n")),
+            "x.textproto:25:5: machine.placement.gpu_aware_bandwidth_bytes_per_s must be > 0, got 0");
+  const ResolvedScenario r = resolve(load_scenario_text(
+      scenario("    gpu_aware_overhead_s: 1.45e-6\n    gpu_aware_bandwidth_bytes_per_s: 6e9\n"),
+      "x.textproto"));
+  EXPECT_TRUE(r.machine.placement.gpu_aware_mpi);
+  EXPECT_DOUBLE_EQ(r.machine.placement.gpu_aware_overhead_s, 1.45e-6);
+  EXPECT_DOUBLE_EQ(r.machine.placement.gpu_aware_bandwidth_bytes_per_s, 6e9);
+}
+
 } // namespace
 } // namespace hplsim::sim

@@ -422,3 +422,33 @@ TEST(HplGenerator, SeededRandomConfigurationsAreConsistent) {
                         << "): " << r.summary();
   }
 }
+
+TEST(HplGenerator, GpuAwareMessagesOfTheBroadcastsAndSwapsAreDeviceBuffers) {
+  // GPU-aware MPI (gpu, no host staging): the panel broadcasts and the row swaps
+  // send and receive GPU memory (Send/Recv.device), the pivot exchanges of the
+  // CPU panel factorization do not; host staging or a CPU run marks nothing.
+  for (int mode : {0, 1, 2}) {
+    for (int depth : {0, 1}) {
+      HplConfig c = small_config();
+      c.depth = depth;
+      c.gpu = mode > 0;
+      c.host_staged = mode == 2;
+      const HplScheduleGenerator g(c);
+      int device = 0, host = 0;
+      for (const StepSchedule& s : all_steps(g))
+        for (const RankProgram& r : s.ranks())
+          for (const Op& op : r.ops()) {
+            if (!op.has_send() && !op.has_recv()) continue;
+            const bool dev = op.has_send() ? op.send().device() : op.recv().device();
+            const Phase phase = op.has_send() ? op.send().phase() : op.recv().phase();
+            const bool bulk = phase == BCAST || phase == SWAP;
+            EXPECT_EQ(dev, mode == 1 && bulk) << "mode " << mode << " depth " << depth << " phase " << phase;
+            (dev ? device : host) += 1;
+          }
+      EXPECT_GT(host, 0); // the pivot exchanges
+      if (mode == 1) {
+        EXPECT_GT(device, 0) << "depth " << depth;
+      }
+    }
+  }
+}

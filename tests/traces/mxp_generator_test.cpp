@@ -275,3 +275,35 @@ TEST(MxpGenerator, SeededRandomConfigurationsAreConsistent) {
     EXPECT_TRUE(r.ok()) << "config " << i << ": " << r.summary();
   }
 }
+
+TEST(MxpGenerator, GpuAwarePanelBroadcastsAreDeviceBuffers) {
+  // device_messages (GPU-aware MPI): the L and U panel broadcasts send and
+  // receive GPU memory; the diagonal block (factored on the CPU here) and the
+  // refinement's messages stay in host memory. Off: nothing is marked.
+  for (bool on : {false, true}) {
+    MxpConfig c = small_mxp();
+    c.panel_resource = CPU;
+    c.device_messages = on;
+    const MxpScheduleGenerator g(c);
+    int device = 0, host = 0;
+    for (std::int64_t k = 0; k <= g.steps(); ++k) {
+      StepSchedule s;
+      g.step(k, s);
+      for (const RankProgram& r : s.ranks())
+        for (const Op& op : r.ops())
+          if (op.has_send() || op.has_recv()) {
+            const bool dev = op.has_send() ? op.send().device() : op.recv().device();
+            if (dev) {
+              EXPECT_EQ(op.has_send() ? op.send().phase() : op.recv().phase(), BCAST);
+            }
+            (dev ? device : host) += 1;
+          }
+    }
+    EXPECT_GT(host, 0);
+    if (on) {
+      EXPECT_GT(device, 0);
+    } else {
+      EXPECT_EQ(device, 0);
+    }
+  }
+}
