@@ -119,12 +119,27 @@ private:
       add_node_of(static_cast<int>(k % w.q));
     for (int j = 1; static_cast<int>(nodes.size()) < plan_.fold_nodes && j < w.q; ++j)
       add_node_of(static_cast<int>((last_panel + j) % w.q));
-    if (plan_.band == FoldBand::ColumnBand) {
+    // CROSS_BAND: a window of the final solve alone keeps the last panel's
+    // owner row and column, so the solves' chains have a whole row and column.
+    const bool cross = plan_.band == FoldBand::CrossBand;
+    const std::int64_t band_first = cross ? std::min(first, steps_ - 1) : first;
+    if (cross) {
+      // Every node holding a rank of the window's owner rows as well: the
+      // owner rows' chains (diagonal block along the row, the U panel solves,
+      // the column broadcasts' roots; HPL-MxP's refinement passes its partial
+      // sums along every row) run with all Q ranks (README, "Fast mode").
+      for (int c = 0; c < w.q; ++c)
+        for (std::int64_t k = band_first; k <= last_panel + 1 && k < steps_; ++k) {
+          const int node = rank_at(static_cast<int>(k % w.p), c) / w.ranks_per_node;
+          if (std::find(nodes.begin(), nodes.end(), node) == nodes.end()) nodes.push_back(node);
+        }
+    }
+    if (plan_.band == FoldBand::ColumnBand || cross) {
       // Every node holding a rank of the window's owner columns: their pivot
       // exchanges and swaps run with all P ranks, so the round-by-round wait for
       // the slowest rank of the column is simulated, not assumed away.
       for (int r = 0; r < w.p; ++r)
-        for (std::int64_t k = first; k <= last_panel + 1 && k < steps_; ++k) {
+        for (std::int64_t k = band_first; k <= last_panel + 1 && k < steps_; ++k) {
           const int node = rank_at(r, static_cast<int>(k % w.q)) / w.ranks_per_node;
           if (std::find(nodes.begin(), nodes.end(), node) == nodes.end()) nodes.push_back(node);
         }

@@ -132,7 +132,8 @@ static_assert(same(SwapAlgo::BinaryExchange, Hpl::BINARY_EXCHANGE) &&
 static_assert(same(Refinement::Classical, Mxp::CLASSICAL) && same(Refinement::Gmres, Mxp::GMRES) &&
               Mxp::Refinement_ARRAYSIZE == 2);
 static_assert(same(FoldBand::ColumnBand, FastOptions::COLUMN_BAND) &&
-              same(FoldBand::RowBand, FastOptions::ROW_BAND) && FastOptions::Band_ARRAYSIZE == 2);
+              same(FoldBand::RowBand, FastOptions::ROW_BAND) &&
+              same(FoldBand::CrossBand, FastOptions::CROSS_BAND) && FastOptions::Band_ARRAYSIZE == 3);
 static_assert(same(Fold::Auto, FastOptions::AUTO) && same(Fold::On, FastOptions::ON) &&
               same(Fold::Off, FastOptions::OFF) && FastOptions::Fold_ARRAYSIZE == 3);
 static_assert(same(Mode::Auto, Options::AUTO) && same(Mode::Reference, Options::REFERENCE) &&

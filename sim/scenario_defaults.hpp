@@ -154,7 +154,7 @@ struct WorkloadConfig {
 };
 
 enum class Fold { Auto, On, Off };
-enum class FoldBand { ColumnBand, RowBand };
+enum class FoldBand { ColumnBand, RowBand, CrossBand };
 
 struct FastConfig {
   Fold fold = Fold::Auto;
