@@ -169,7 +169,8 @@ private:
     int phase;
     double start_s;
     Kind kind;
-    double extra_s = 0.0; // latency of the further messages an aggregated receive stands for
+    double extra_s = 0.0;      // latency of the further messages an aggregated receive stands for
+    double not_before_s = 0.0; // a phantom device message's capped completion (phantom_transfer)
   };
   struct Accumulator {
     std::size_t pos;
@@ -235,15 +236,17 @@ private:
     Pending p = std::move(pending_[i]);
     pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(i));
     p.activity->wait();
+    hold_until(p.not_before_s);
     if (p.extra_s > 0.0) {
       sg4::this_actor::sleep_for(p.extra_s);
       account(p.pos, p.phase, sg4::Engine::get_clock() - p.extra_s, sg4::Engine::get_clock());
     }
-    // The op's own duration: from its launch to the activity's end, which may
-    // be earlier than now when the program waits for it late.
-    const double end_s =
-        std::min(sg4::Engine::get_clock(), p.activity->get_finish_time() >= 0 ? p.activity->get_finish_time()
-                                                                              : sg4::Engine::get_clock());
+    // The op's own duration: from its launch to the activity's end (or its
+    // capped completion), which may be earlier than now when the program waits
+    // for it late.
+    const double finish_s =
+        p.activity->get_finish_time() >= 0 ? p.activity->get_finish_time() : sg4::Engine::get_clock();
+    const double end_s = std::min(sg4::Engine::get_clock(), std::max(finish_s, p.not_before_s));
     account(p.pos, p.phase, p.start_s, end_s, /*async=*/true);
   }
   // Waits for every pending op of a kind (copy/kernel serialisation when copies
@@ -346,21 +349,42 @@ private:
                         double t0, bool device) {
     device_overhead(device);
     st_.platform.announce_flow(from, to, static_cast<double>(bytes));
-    sg4::CommPtr comm = sg4::Comm::sendto_init(st_.platform.cpu(from), st_.platform.cpu(to));
-    comm->set_payload_size(static_cast<std::uint64_t>(bytes));
-    if (device && st_.options.device_message_rate_bytes_per_s > 0.0)
-      comm->set_rate(st_.options.device_message_rate_bytes_per_s);
-    comm->start();
-    if (tag != 0) return launch(tag, comm, pos, phase, t0, Kind::Comm);
+    // GPU-aware MPI's rate cap: SimGrid 3.32 drops the rate of a host-to-host
+    // comm (Comm::set_rate binds on mailbox comms only), so a capped phantom
+    // message completes no earlier than its route latency plus bytes / cap
+    // after it starts (the capped time on an idle path; under sharing the
+    // slower of the two).
+    const double rate = device ? st_.options.device_message_rate_bytes_per_s : 0.0;
+    const double not_before_s = rate > 0.0 ? sg4::Engine::get_clock() +
+                                                 message_latency_s(from == rank_ ? to : from, bytes) +
+                                                 static_cast<double>(bytes) / rate
+                                           : 0.0;
+    sg4::CommPtr comm = sg4::Comm::sendto_async(st_.platform.cpu(from), st_.platform.cpu(to),
+                                                static_cast<std::uint64_t>(bytes));
+    if (tag != 0) {
+      launch(tag, comm, pos, phase, t0, Kind::Comm);
+      pending_.back().not_before_s = not_before_s;
+      return;
+    }
     comm->wait();
+    hold_until(not_before_s);
     account(pos, phase, t0, sg4::Engine::get_clock());
   }
 
-  // GPU-aware MPI: a device-buffer message's extra software time on its sender
-  // (README, "GPU-aware MPI").
+  static void hold_until(double time_s) {
+    if (time_s > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(time_s);
+  }
+
+  // GPU-aware MPI (README, "GPU-aware MPI"): a device-buffer message's extra
+  // software time on its sender, and its rate cap once it starts.
   void device_overhead(bool device) const {
     if (device && st_.options.device_message_overhead_s > 0.0)
       sg4::this_actor::sleep_for(st_.options.device_message_overhead_s);
+  }
+  void start_comm(const sg4::CommPtr& comm, bool device) const {
+    if (device && st_.options.device_message_rate_bytes_per_s > 0.0)
+      comm->set_rate(st_.options.device_message_rate_bytes_per_s);
+    comm->start();
   }
 
   void send(const traces::Send& s, std::size_t pos, double t0) {
@@ -373,9 +397,7 @@ private:
     sg4::Mailbox* mb = mailbox(rank_, s.peer());
     st_.platform.announce_flow(rank_, s.peer(), static_cast<double>(s.bytes()));
     sg4::CommPtr comm = mb->put_init(&g_payload, static_cast<std::uint64_t>(s.bytes()));
-    if (s.device() && st_.options.device_message_rate_bytes_per_s > 0.0)
-      comm->set_rate(st_.options.device_message_rate_bytes_per_s);
-    comm->start();
+    start_comm(comm, s.device());
     if (s.has_async_tag()) return launch(s.async_tag(), comm, pos, phase, t0, Kind::Comm);
     comm->wait();
     account(pos, phase, t0, sg4::Engine::get_clock());
