@@ -103,11 +103,9 @@ std::vector<StepRecord> analytic_steps(const ResolvedScenario& sc) {
   // GPU-aware MPI: the broadcast and swap buffers are in GPU memory, and the
   // device path adds its per-message overhead and rate cap (machine.placement).
   const auto& placement = sc.machine.placement;
-  const bool device = gpu && placement.gpu_aware_mpi;
-  const double alpha_dev = alpha + (device ? placement.gpu_aware_overhead_s : 0.0);
-  const double beta_dev = device && placement.gpu_aware_bandwidth_bytes_per_s > 0.0
-                              ? std::min(beta, placement.gpu_aware_bandwidth_bytes_per_s)
-                              : beta;
+  const double cap = gpu ? placement.device_rate_cap_bytes_per_s() : 0.0;
+  const double alpha_dev = alpha + (gpu ? placement.device_overhead_s() : 0.0);
+  const double beta_dev = cap > 0.0 ? std::min(beta, cap) : beta;
   const std::int64_t steps = w.steps();
   std::vector<StepRecord> out;
   out.reserve(static_cast<std::size_t>(steps) + 1);

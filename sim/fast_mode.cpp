@@ -110,45 +110,38 @@ private:
     const int r0 = 0;
     auto rank_at = [&](int row, int col) { return w.column_major ? col * w.p + row : row * w.q + col; };
     std::vector<int> nodes;
-    auto add_node_of = [&](int col) {
-      const int node = rank_at(r0, ((col % w.q) + w.q) % w.q) / w.ranks_per_node;
+    auto add_node = [&](int node) {
       if (std::find(nodes.begin(), nodes.end(), node) == nodes.end()) nodes.push_back(node);
     };
+    auto add_rank = [&](int row, int col) { add_node(rank_at(row, col) / w.ranks_per_node); };
+    auto add_node_of = [&](int col) { add_rank(r0, ((col % w.q) + w.q) % w.q); };
     const std::int64_t last_panel = std::min(last, steps_ - 1);
     for (std::int64_t k = first; k <= last_panel + 1 && k < steps_; ++k)
       add_node_of(static_cast<int>(k % w.q));
     for (int j = 1; static_cast<int>(nodes.size()) < plan_.fold_nodes && j < w.q; ++j)
       add_node_of(static_cast<int>((last_panel + j) % w.q));
-    // CROSS_BAND: a window of the final solve alone keeps the last panel's
-    // owner row and column, so the solves' chains have a whole row and column.
+    // The bands. COLUMN_BAND: every node holding a rank of the window's owner
+    // columns, whose pivot exchanges and swaps then run with all P ranks, so the
+    // round-by-round wait for the slowest rank of the column is simulated, not
+    // assumed away. CROSS_BAND: the owner rows as well, whose chains (diagonal
+    // block along the row, the U panel solves, the column broadcasts' roots;
+    // HPL-MxP's refinement passes its partial sums along every row) then run
+    // with all Q ranks; a window of the final solve alone keeps the last
+    // panel's owner row and column (README, "Fast mode").
     const bool cross = plan_.band == FoldBand::CrossBand;
-    const std::int64_t band_first = cross ? std::min(first, steps_ - 1) : first;
-    if (cross) {
-      // Every node holding a rank of the window's owner rows as well: the
-      // owner rows' chains (diagonal block along the row, the U panel solves,
-      // the column broadcasts' roots; HPL-MxP's refinement passes its partial
-      // sums along every row) run with all Q ranks (README, "Fast mode").
-      for (int c = 0; c < w.q; ++c)
-        for (std::int64_t k = band_first; k <= last_panel + 1 && k < steps_; ++k) {
-          const int node = rank_at(static_cast<int>(k % w.p), c) / w.ranks_per_node;
-          if (std::find(nodes.begin(), nodes.end(), node) == nodes.end()) nodes.push_back(node);
-        }
-    }
-    if (plan_.band == FoldBand::ColumnBand || cross) {
-      // Every node holding a rank of the window's owner columns: their pivot
-      // exchanges and swaps run with all P ranks, so the round-by-round wait for
-      // the slowest rank of the column is simulated, not assumed away.
-      for (int r = 0; r < w.p; ++r)
-        for (std::int64_t k = band_first; k <= last_panel + 1 && k < steps_; ++k) {
-          const int node = rank_at(r, static_cast<int>(k % w.q)) / w.ranks_per_node;
-          if (std::find(nodes.begin(), nodes.end(), node) == nodes.end()) nodes.push_back(node);
-        }
+    const bool columns = cross || plan_.band == FoldBand::ColumnBand;
+    for (std::int64_t k = cross ? std::min(first, steps_ - 1) : first; k <= last_panel + 1 && k < steps_;
+         ++k) {
+      const int owner_row = static_cast<int>(k % w.p), owner_col = static_cast<int>(k % w.q);
+      for (int c = 0; cross && c < w.q; ++c)
+        add_rank(owner_row, c);
+      for (int r = 0; columns && r < w.p; ++r)
+        add_rank(r, owner_col);
     }
     // The slowest node of the run (spatial variability): HPL runs at the pace
     // of its slowest rank, so a fold that left it out would drop the largest
     // scale loss variability causes (README, "Fast mode: folding").
-    if (slowest_node_ >= 0 && std::find(nodes.begin(), nodes.end(), slowest_node_) == nodes.end())
-      nodes.push_back(slowest_node_);
+    if (slowest_node_ >= 0) add_node(slowest_node_);
     for (int node : nodes)
       for (int l = 0; l < w.ranks_per_node; ++l)
         active[static_cast<std::size_t>(node * w.ranks_per_node + l)] = true;

@@ -86,6 +86,10 @@ struct PlacementConfig {
   bool gpu_aware_mpi = false;
   double gpu_aware_overhead_s = 0.0;
   double gpu_aware_bandwidth_bytes_per_s = 0.0; // 0 = no cap
+
+  /// What a message from GPU memory pays in effect: nothing unless GPU-aware MPI is on.
+  double device_overhead_s() const { return gpu_aware_mpi ? gpu_aware_overhead_s : 0.0; }
+  double device_rate_cap_bytes_per_s() const { return gpu_aware_mpi ? gpu_aware_bandwidth_bytes_per_s : 0.0; }
 };
 
 struct MachineConfig {

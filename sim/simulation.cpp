@@ -280,10 +280,8 @@ ReplayOptions replay_options(const ResolvedScenario& sc) {
     ro.other_threading.serial_fraction = 0.0;
   }
   ro.seed = sc.options.seed;
-  if (sc.machine.placement.gpu_aware_mpi) {
-    ro.device_message_overhead_s = sc.machine.placement.gpu_aware_overhead_s;
-    ro.device_message_rate_bytes_per_s = sc.machine.placement.gpu_aware_bandwidth_bytes_per_s;
-  }
+  ro.device_message_overhead_s = sc.machine.placement.device_overhead_s();
+  ro.device_message_rate_bytes_per_s = sc.machine.placement.device_rate_cap_bytes_per_s();
   return ro;
 }
 

@@ -59,7 +59,7 @@ std::uint32_t HplStepEmitter::broadcast(ProgramBuilder& b, const HplPanel& pn, i
   bcast_pattern_of(pn, row, col, pattern);
   const int first = b.size();
   emit_pattern(b, Communicator::row(grid_, row), pattern, BCAST);
-  if (c_.gpu && !c_.host_staged) b.mark_device_buffers(first); // GPU-aware MPI: the panel leaves from HBM
+  if (device_messages()) b.mark_device_buffers(first); // the panel leaves from and lands in HBM
   if (!c_.host_staged || col == pn.pcol || c_.q <= 1) return 0;
   // The panel arrived in host memory; the GPU's DTRSM/DGEMM need it on the device.
   const std::int64_t bytes = doubles(panel_length_doubles(rows_below(pn, row), pn.jb));
@@ -99,8 +99,7 @@ void HplStepEmitter::swap_exchange(ProgramBuilder& b, const HplPanel& pn, int ro
   }
   // Host staging: U and, off the current row, the rows that replace the pivot rows go back.
   if (staged) b.copy(Copy::H2D, doubles((pn.jb + (current ? 0 : own)) * ncols), SWAP);
-  // GPU-aware MPI (a GPU rank without staging): the rows travel from and to HBM.
-  if (c_.gpu && !staged) b.mark_device_buffers(first_op);
+  if (device_messages()) b.mark_device_buffers(first_op); // the rows travel from and to HBM
 }
 
 void HplStepEmitter::swap_unpack(ProgramBuilder& b, const HplPanel& pn, std::int64_t ncols) const {

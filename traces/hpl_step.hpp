@@ -61,6 +61,9 @@ private:
   void emit_gpu_depth0(ProgramBuilder& b, int row, int col) const;
   void emit_gpu_depth1(ProgramBuilder& b, int row, int col) const;
 
+  /// GPU-aware MPI (a GPU run without host staging): the broadcasts' and
+  /// swaps' buffers are in GPU memory (Send/Recv.device).
+  bool device_messages() const { return c_.gpu && !c_.host_staged; }
   void factor(ProgramBuilder& b, const HplPanel& pn, int row) const;
   void bcast_pattern_of(const HplPanel& pn, int row, int col, Pattern& out) const;
   /// Blocking broadcast; on the GPU with host staging a non-root receiver then

@@ -378,6 +378,27 @@ std::vector<std::vector<std::string>> steps_rows(const fs::path& dir) {
   return rows;
 }
 
+// Fast mode on a 32-node HPL-MxP slice of the Aurora scenario (64 ranks, 8 x 8,
+// N 147,456) with the given `--set`s, into dir/name; returns that folder.
+fs::path run_mxp_slice(const TempDir& dir, const std::string& name, const std::vector<std::string>& sets) {
+  std::vector<std::string> args = {"run",     source_path("scenarios/aurora-mxp-sc24.textproto"),
+                                   "--mode",  "fast",
+                                   "--nodes", "32",
+                                   "--P",     "8",
+                                   "--Q",     "8",
+                                   "--N",     "147456"};
+  for (const std::string& set : sets) {
+    args.push_back("--set");
+    args.push_back(set);
+  }
+  const fs::path out = dir / name;
+  args.push_back("--out");
+  args.push_back(out.string());
+  const CliResult r = run_hplsim(args, dir);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return out;
+}
+
 TEST(CliModes, FinalSolveFoldedAboveTheThresholdLeavesTheStepsUnfolded) {
   // A 32-node HPL-MxP slice (64 ranks, 8 x 8) in fast mode with folding off.
   // fold_above_ranks 8 folds only the refinement's window (at Aurora's MxP
@@ -386,14 +407,8 @@ TEST(CliModes, FinalSolveFoldedAboveTheThresholdLeavesTheStepsUnfolded) {
   // still simulated, in a window of its own.
   TempDir dir;
   const auto run = [&](const std::string& above) {
-    const fs::path out = dir / ("above-" + above);
-    const CliResult r =
-        run_hplsim({"run", source_path("scenarios/aurora-mxp-sc24.textproto"), "--mode", "fast", "--nodes",
-                    "32", "--P", "8", "--Q", "8", "--N", "147456", "--set", "options.fast.fold=OFF", "--set",
-                    "options.fast.fold_above_ranks=" + above, "--out", out.string()},
-                   dir);
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    return out;
+    return run_mxp_slice(dir, "above-" + above,
+                         {"options.fast.fold=OFF", "options.fast.fold_above_ranks=" + above});
   };
   const fs::path whole = run("4096"), folded = run("8");
   const auto a = steps_rows(whole), b = steps_rows(folded);
@@ -412,9 +427,10 @@ TEST(CliModes, FinalSolveFoldedAboveTheThresholdLeavesTheStepsUnfolded) {
   EXPECT_EQ(b.back().back(), "simulated");
   const double refinement_s = read_summary(folded)["refinement_s"].get<double>();
   EXPECT_GT(refinement_s, 0.0);
-  // The folded refinement is optimistic (phantoms break the solves' pipeline
-  // chain): measured 0.119 s against 0.334 s unfolded on this slice (README,
-  // "Fast mode: the final solve"). It must not come out longer.
+  // The folded refinement can be optimistic (phantoms break the solves'
+  // pipeline chain): measured 0.320 s with the scenario's CROSS_BAND, 0.119 s
+  // with COLUMN_BAND, against 0.334 s unfolded on this slice (README, "Fast
+  // mode: the final solve"). It must not come out longer.
   EXPECT_LE(refinement_s, read_summary(whole)["refinement_s"].get<double>());
 }
 
@@ -427,13 +443,8 @@ TEST(CliModes, CrossBandFoldFollowsTheUnfoldedMxpRun) {
   // model changes but not for the COLUMN_BAND error.
   TempDir dir;
   const auto rmax = [&](const std::string& fold, const std::string& band) {
-    const fs::path out = dir / (fold + band);
-    const CliResult r =
-        run_hplsim({"run", source_path("scenarios/aurora-mxp-sc24.textproto"), "--mode", "fast", "--nodes",
-                    "32", "--P", "8", "--Q", "8", "--N", "147456", "--set", "options.fast.fold=" + fold,
-                    "--set", "options.fast.band=" + band, "--out", out.string()},
-                   dir);
-    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const fs::path out =
+        run_mxp_slice(dir, fold + band, {"options.fast.fold=" + fold, "options.fast.band=" + band});
     return read_summary(out)["rmax_tflops"].get<double>();
   };
   const double whole = rmax("OFF", "COLUMN_BAND");
