@@ -145,6 +145,9 @@ std::vector<StepRecord> analytic_steps(const ResolvedScenario& sc) {
     const std::int64_t update_rows = max_local(col0 + jb, w.n, w.nb, w.p);
     const double gemm = seconds(km, traces::KERNEL_GEMM, dev, update_rows, nq, jb);
     r.phase_s = {pfact, bcast, swap, trsm, gemm, 0.0};
+    // The closed form prices one rank of each role: every rank broadcasts,
+    // swaps and updates; one process column in Q factors the panel.
+    r.mean_phase_s = {pfact / w.q, bcast, swap, trsm, gemm, 0.0};
     const double step_s =
         w.depth == 0 ? pfact + bcast + swap + trsm + gemm : std::max({trsm + gemm, pfact + bcast, swap});
     r.start_s = clock;
@@ -168,6 +171,7 @@ std::vector<StepRecord> analytic_steps(const ResolvedScenario& sc) {
         seconds(km, traces::KERNEL_TRSV, traces::CPU, jb, 1, 0) + 2.0 * (alpha + double(jb) * 8.0 / beta);
   }
   solve.phase_s[static_cast<std::size_t>(PhaseId::Solve)] = solve_s;
+  solve.mean_phase_s = solve.phase_s;
   solve.start_s = clock;
   solve.end_s = clock + solve_s;
   solve.flops = 1.5 * double(w.n) * double(w.n);

@@ -52,6 +52,7 @@ constexpr int kCooldownSteps = 1;
 struct Sample {
   double step_s = 0.0; // d(k)
   std::array<double, kPhaseCount> phase_s{};
+  std::array<double, kPhaseCount> mean_phase_s{};
   double flops = 0.0;
 };
 
@@ -205,6 +206,7 @@ private:
         if (k > 0 && !recs[i].final_solve)
           s.step_s = std::max(s.step_s, recs[i].phase_s[static_cast<std::size_t>(PhaseId::Gemm)]);
         s.phase_s = recs[i].phase_s;
+        s.mean_phase_s = recs[i].mean_phase_s;
         s.flops = recs[i].flops;
         samples_[k] = s;
       }
@@ -311,6 +313,7 @@ private:
       auto it = samples_.find(k);
       if (it != samples_.end()) {
         r.phase_s = it->second.phase_s;
+        r.mean_phase_s = it->second.mean_phase_s;
         r.start_s = clock;
         clock += it->second.step_s;
         r.how = "simulated";
@@ -321,6 +324,8 @@ private:
         for (int p = 0; p < kPhaseCount; ++p) {
           const auto i = static_cast<std::size_t>(p);
           r.phase_s[i] = lo->second.phase_s[i] + t * (hi->second.phase_s[i] - lo->second.phase_s[i]);
+          r.mean_phase_s[i] =
+              lo->second.mean_phase_s[i] + t * (hi->second.mean_phase_s[i] - lo->second.mean_phase_s[i]);
         }
         r.start_s = clock;
         clock += lo->second.step_s + t * (hi->second.step_s - lo->second.step_s);

@@ -53,14 +53,19 @@ void MachineZone::create_links(int ranks) {
   // directions and NIC links in the node->switch direction. A route with h
   // switch-to-switch hops crosses h + 1 switches and gets h + 1 switch latencies.
   const double sw = spec_.topology->switch_latency_s();
+  topo_rates_.reserve(2 * links.size());
+  auto add_topo_link = [&](const std::string& name, double bandwidth_bytes_per_s, double latency_s) {
+    sg4::Link* link = make_link(name, bandwidth_bytes_per_s, latency_s);
+    topo_links_.push_back(link);
+    topo_rates_.push_back({link->get_bandwidth(), link->get_latency()});
+  };
   for (std::size_t i = 0; i < links.size(); ++i) {
     const auto& l = links[i];
     const std::string base = std::string(topo::to_string(l.kind)) + std::to_string(i);
     const bool nic = l.kind == topo::LinkKind::Nic; // a = switch, b = node
     const double nic_s = nic ? spec_.nic_latency_s : 0.0;
-    topo_links_.push_back(
-        make_link(base + ".f", l.bandwidth_bytes_per_s, l.latency_s + nic_s + (nic ? 0.0 : sw)));
-    topo_links_.push_back(make_link(base + ".b", l.bandwidth_bytes_per_s, l.latency_s + nic_s + sw));
+    add_topo_link(base + ".f", l.bandwidth_bytes_per_s, l.latency_s + nic_s + (nic ? 0.0 : sw));
+    add_topo_link(base + ".b", l.bandwidth_bytes_per_s, l.latency_s + nic_s + sw);
   }
   if (spec_.routing == topo::Routing::Adaptive) {
     routed_now_.assign(topo_links_.size(), 0.0F);
@@ -146,8 +151,8 @@ double MachineZone::path_load(const std::vector<topo::Hop>& path) const {
   double load = 0.0;
   for (const auto& hop : path) {
     const std::size_t index = link_index(hop);
-    const sg4::Link* link = topo_links_[index];
-    const double busy = link->get_usage() / link->get_bandwidth() + routed_now_[index];
+    const double busy =
+        topo_links_[index]->get_usage() / topo_rates_[index].bandwidth_bytes_per_s + routed_now_[index];
     load = std::max(load, busy);
   }
   return load;
@@ -229,9 +234,9 @@ void MachineZone::route_adaptive(int src_switch, int dst_switch, std::uint64_t s
       double rate = std::numeric_limits<double>::infinity(), latency_s = 0.0;
       for (const auto& hop : candidates_[c]) {
         const std::size_t index = link_index(hop);
-        const sg4::Link* link = topo_links_[index];
-        rate = std::min(rate, link->get_bandwidth() / double(active_flows(index, now) + 1));
-        latency_s += link->get_latency();
+        const LinkRate& link = topo_rates_[index];
+        rate = std::min(rate, link.bandwidth_bytes_per_s / double(active_flows(index, now) + 1));
+        latency_s += link.latency_s;
       }
       const double cost = latency_s + bytes / rate;
       if (cost < best_cost) {

@@ -56,6 +56,14 @@ private:
   std::vector<Endpoint> endpoints_; // by netpoint id
   // Topology links, two directions each: [2*i] forward (a->b), [2*i+1] backward.
   std::vector<sg4::Link*> topo_links_;
+  // The same links' bandwidth and latency, contiguous: adaptive routing reads
+  // them for every candidate hop of every flow, and reaching them through each
+  // sg4::Link was 9-14% of a folded Aurora run's profile (README, "Benchmarks").
+  struct LinkRate {
+    double bandwidth_bytes_per_s;
+    double latency_s;
+  };
+  std::vector<LinkRate> topo_rates_;
   std::vector<sg4::Link*> pcie_d2h_, pcie_h2d_; // per (rank, gpu)
   std::vector<sg4::Link*> upi_;                 // per node: [2*n] socket0->1, [2*n+1] socket1->0
   std::vector<sg4::Link*> shm_;                 // per node

@@ -113,10 +113,11 @@ void phase_panel(std::ostringstream& svg, const std::vector<const StepRecord*>& 
   double hi = 0.0;
   for (const StepRecord* r : steps)
     for (int p = 0; p < kPlottedPhases; ++p)
-      if (r->phase_s[p] > 0.0 && std::isfinite(r->phase_s[p])) {
-        lo = std::min(lo, r->phase_s[p]);
-        hi = std::max(hi, r->phase_s[p]);
-      }
+      for (double v : {r->phase_s[p], r->mean_phase_s[p]})
+        if (v > 0.0 && std::isfinite(v)) {
+          lo = std::min(lo, v);
+          hi = std::max(hi, v);
+        }
   int decade_lo = -6; // an empty plot shows 1e-6..1 s
   int decade_hi = 0;
   if (hi > 0.0) {
@@ -135,28 +136,32 @@ void phase_panel(std::ostringstream& svg, const std::vector<const StepRecord*>& 
     text(svg, kLeft - 8, y + 4, "1e" + std::to_string(d), "end");
   }
   y_label(svg, kTop1, kBottom1, "phase time per step (s, log)");
-  for (int p = 0; p < kPlottedPhases; ++p) {
-    svg << "<polyline class=\"phase-" << kPhaseNames[p] << "\" fill=\"none\" stroke=\"" << kColors[p]
-        << "\" stroke-width=\"1.5\" points=\"";
-    bool first = true;
-    for (const StepRecord* r : steps) {
-      const double v = r->phase_s[p];
-      if (!(v > 0.0) || !std::isfinite(v)) continue;
-      svg << (first ? "" : " ") << px(x_of(r->matrix_fraction)) << ',' << px(y_of(v));
-      first = false;
+  // Solid: the slowest rank's time in the phase; dashed: the rank mean.
+  for (const bool mean : {false, true})
+    for (int p = 0; p < kPlottedPhases; ++p) {
+      svg << "<polyline class=\"phase-" << kPhaseNames[p] << (mean ? "-mean" : "")
+          << "\" fill=\"none\" stroke=\"" << kColors[p] << "\" stroke-width=\"1.5\""
+          << (mean ? " stroke-dasharray=\"5,3\"" : "") << " points=\"";
+      bool first = true;
+      for (const StepRecord* r : steps) {
+        const double v = mean ? r->mean_phase_s[p] : r->phase_s[p];
+        if (!(v > 0.0) || !std::isfinite(v)) continue;
+        svg << (first ? "" : " ") << px(x_of(r->matrix_fraction)) << ',' << px(y_of(v));
+        first = false;
+      }
+      svg << "\"/>\n";
     }
-    svg << "\"/>\n";
-  }
   // Legend, top right inside the panel.
   const double lx = kRight - 110;
   svg << "<rect x=\"" << px(lx - 10) << "\" y=\"" << px(kTop1 + 8) << "\" width=\"110\" height=\""
-      << px(kPlottedPhases * 18 + 8) << "\" fill=\"white\" stroke=\"#999999\"/>\n";
+      << px(kPlottedPhases * 18 + 26) << "\" fill=\"white\" stroke=\"#999999\"/>\n";
   for (int p = 0; p < kPlottedPhases; ++p) {
     const double y = kTop1 + 22 + p * 18;
     svg << "<line x1=\"" << px(lx) << "\" y1=\"" << px(y - 4) << "\" x2=\"" << px(lx + 24) << "\" y2=\""
         << px(y - 4) << "\" stroke=\"" << kColors[p] << "\" stroke-width=\"3\"/>\n";
     text(svg, lx + 30, y, kPhaseNames[p], "start");
   }
+  text(svg, lx - 4, kTop1 + 22 + kPlottedPhases * 18, "dashed: rank mean", "start");
 }
 
 void rate_panel(std::ostringstream& svg, const std::vector<const StepRecord*>& steps) {

@@ -1,5 +1,7 @@
 #include "sim/replay.hpp"
 
+#include "sim/rank_mean.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <deque>
@@ -109,6 +111,12 @@ private:
   std::deque<Entry> entries_;
 };
 
+// The ranks' phase times of a step, collected until its last active rank
+// closes it (StepRecord::mean_phase_s, sim/rank_mean.hpp).
+struct StepRanks {
+  std::vector<RankPhases> ranks;
+};
+
 struct Replay::State {
   const Platform& platform;
   const models::KernelModels& kernels;
@@ -118,6 +126,7 @@ struct Replay::State {
   std::vector<std::int64_t> steps;
   std::unique_ptr<StepWindow> window;
   std::vector<StepRecord> records;
+  std::vector<StepRanks> step_ranks; // parallel to records
   ReplayStats stats;
   double makespan_s = 0.0;
   int active = 0;
@@ -225,11 +234,21 @@ private:
         for (int p = 0; p < kPhaseCount; ++p)
           rec.phase_s[static_cast<std::size_t>(p)] =
               std::max(rec.phase_s[static_cast<std::size_t>(p)], it->phase_s[static_cast<std::size_t>(p)]);
+        add_to_mean(it->pos, it->phase_s);
         it = acc_.erase(it);
       } else {
         ++it;
       }
     }
+  }
+
+  // The step's rank-mean phase times, once its last active rank has closed it.
+  void add_to_mean(std::size_t pos, const std::array<double, kPhaseCount>& rank_phase_s) {
+    auto& ranks = st_.step_ranks[pos].ranks;
+    ranks.push_back(rank_phase_s);
+    if (static_cast<int>(ranks.size()) < st_.active) return;
+    st_.records[pos].mean_phase_s = estimate_rank_mean(ranks, st_.platform.ranks());
+    std::vector<RankPhases>().swap(ranks);
   }
 
   void finish(std::size_t i) {
@@ -507,6 +526,7 @@ Replay::Replay(const Platform& platform, const models::KernelModels& kernels,
     st.active =
         static_cast<int>(std::count(st.options.active_ranks->begin(), st.options.active_ranks->end(), true));
   st.records.resize(st.steps.size());
+  st.step_ranks.resize(st.steps.size());
   st.window = std::make_unique<StepWindow>(st.source, st.steps, ranks, st.active, st.records);
   for (std::size_t i = 0; i < st.steps.size(); ++i) {
     StepRecord& r = st.records[i];

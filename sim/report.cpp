@@ -94,6 +94,32 @@ std::array<double, kPhaseCount> phase_totals_s(const RunResult& result) {
   return totals;
 }
 
+std::array<double, kPhaseCount> mean_phase_totals_s(const RunResult& result) {
+  std::array<double, kPhaseCount> totals{};
+  for (const StepRecord& r : result.step_records)
+    for (int p = 0; p < kPhaseCount; ++p)
+      totals[p] += r.mean_phase_s[p];
+  return totals;
+}
+
+std::vector<DominantRun> dominant_phases(const RunResult& result) {
+  std::vector<DominantRun> runs;
+  for (const StepRecord& r : result.step_records) {
+    if (!is_panel_step(r)) continue;
+    // The step phases (the final solve's SOLVE is not one); ties go to the earlier phase.
+    int best = -1;
+    for (int p = 0; p < static_cast<int>(PhaseId::Solve); ++p)
+      if (r.mean_phase_s[p] > 0.0 && (best < 0 || r.mean_phase_s[p] > r.mean_phase_s[best])) best = p;
+    if (best < 0) continue;
+    const auto phase = static_cast<PhaseId>(best);
+    if (!runs.empty() && runs.back().phase == phase)
+      runs.back().last_step = r.step;
+    else
+      runs.push_back({phase, r.step, r.step});
+  }
+  return runs;
+}
+
 void write_summary_json(const RunResult& result, const std::string& path) {
   nlohmann::ordered_json j;
   j["benchmark"] = result.benchmark;
@@ -115,6 +141,17 @@ void write_summary_json(const RunResult& result, const std::string& path) {
   for (int p = 0; p < kPhaseCount; ++p)
     totals[kPhaseNames[p]] = sums[p];
   j["phase_totals_s"] = totals;
+  nlohmann::ordered_json mean_totals = nlohmann::ordered_json::object();
+  const auto mean_sums = mean_phase_totals_s(result);
+  for (int p = 0; p < kPhaseCount; ++p)
+    mean_totals[kPhaseNames[p]] = mean_sums[p];
+  j["phase_mean_totals_s"] = mean_totals;
+  nlohmann::ordered_json runs = nlohmann::ordered_json::array();
+  for (const DominantRun& d : dominant_phases(result))
+    runs.push_back({{"phase", kPhaseNames[static_cast<std::size_t>(d.phase)]},
+                    {"first_step", d.first_step},
+                    {"last_step", d.last_step}});
+  j["dominant_phases"] = runs;
   const auto k = crossover_step(result);
   const auto fraction = crossover_fraction(result);
   j["crossover_step"] = k ? nlohmann::ordered_json(*k) : nlohmann::ordered_json(nullptr);
@@ -136,12 +173,16 @@ void write_steps_csv(const RunResult& result, const std::string& path) {
   out << "step,matrix_fraction,start_s,end_s,step_s";
   for (const char* name : kPhaseNames)
     out << ',' << name << "_s";
+  for (const char* name : kPhaseNames)
+    out << ',' << name << "_mean_s";
   out << ",flops,rate_tflops,how\n";
   for (const StepRecord& r : result.step_records) {
     const double step_s = r.end_s - r.start_s;
     out << r.step << ',' << csv_number(r.matrix_fraction) << ',' << csv_number(r.start_s) << ','
         << csv_number(r.end_s) << ',' << csv_number(step_s);
     for (double s : r.phase_s)
+      out << ',' << csv_number(s);
+    for (double s : r.mean_phase_s)
       out << ',' << csv_number(s);
     out << ',' << csv_number(r.flops) << ',' << csv_number(step_rate_tflops(r)) << ',' << csv_text(r.how)
         << '\n';
@@ -208,14 +249,28 @@ void print_summary(const RunResult& result, std::ostream& out) {
       << printf_string("%.2f", result.time_s) << " s\n";
 
   const auto totals = phase_totals_s(result);
-  double sum = 0.0;
-  for (double t : totals)
-    sum += t;
-  out << "Phase totals (sum over steps of the slowest rank's time; phases overlap):\n";
+  const auto means = mean_phase_totals_s(result);
+  double sum = 0.0, mean_sum = 0.0;
   for (int p = 0; p < kPhaseCount; ++p) {
-    std::snprintf(line.data(), line.size(), "  %-6s %14.3f s %6.1f %%", kPhaseNames[p], totals[p],
-                  sum > 0.0 ? 100.0 * totals[p] / sum : 0.0);
+    sum += totals[p];
+    mean_sum += means[p];
+  }
+  out << "Phase totals (sum over steps; phases overlap):  slowest rank          rank mean\n";
+  for (int p = 0; p < kPhaseCount; ++p) {
+    std::snprintf(line.data(), line.size(), "  %-6s %36.3f s %5.1f %% %12.3f s %5.1f %%", kPhaseNames[p],
+                  totals[p], sum > 0.0 ? 100.0 * totals[p] / sum : 0.0, means[p],
+                  mean_sum > 0.0 ? 100.0 * means[p] / mean_sum : 0.0);
     out << line.data() << '\n';
+  }
+  const auto runs = dominant_phases(result);
+  if (!runs.empty()) {
+    out << "Largest phase per step (rank mean):";
+    const std::size_t shown = std::min<std::size_t>(runs.size(), 8);
+    for (std::size_t i = 0; i < shown; ++i)
+      out << (i ? ", " : " ") << kPhaseNames[static_cast<std::size_t>(runs[i].phase)] << " "
+          << runs[i].first_step << "-" << runs[i].last_step;
+    if (runs.size() > shown) out << ", ... (" << runs.size() << " runs, summary.json)";
+    out << '\n';
   }
   if (const auto k = crossover_step(result)) {
     out << "Crossover (GEMM < max(SWAP, PFACT+BCAST) to the end): step " << *k << " of " << result.steps;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "sim/run_result.hpp"
 
@@ -27,21 +28,37 @@ std::optional<double> crossover_fraction(const RunResult& result);
 
 /// Sum over the step records of each phase's time, indexed by PhaseId.
 std::array<double, kPhaseCount> phase_totals_s(const RunResult& result);
+/// The same for the rank-mean phase times (StepRecord::mean_phase_s).
+std::array<double, kPhaseCount> mean_phase_totals_s(const RunResult& result);
+
+/// Which phase is the largest of a panel step's rank-mean times (pfact,
+/// bcast, swap, trsm, gemm), as runs of consecutive panel steps: the per-step
+/// phase curve of an HPL timer report, in which the Aurora paper sees "GEMM
+/// dominates the early steps; as the trailing matrix shrinks, SWAP becomes the
+/// largest per-step phase". Steps without any phase time are skipped.
+struct DominantRun {
+  PhaseId phase = PhaseId::Gemm;
+  std::int64_t first_step = 0;
+  std::int64_t last_step = 0;
+};
+std::vector<DominantRun> dominant_phases(const RunResult& result);
 
 /// A step's rate: flops / (end_s - start_s) / 1e12; 0 when the step has no duration.
 double step_rate_tflops(const StepRecord& record);
 
 /// summary.json, keys in this order: benchmark, mode, seed, n, nb, p, q, nodes,
 /// ranks, depth, steps, time_s, rmax_tflops, rmax_flops_per_s, phase_totals_s
-/// {pfact, bcast, swap, trsm, gemm, solve}, crossover_step, crossover_fraction,
-/// completed, failure, and for hpl-mxp refinement_s, refinement_iterations.
+/// {pfact, bcast, swap, trsm, gemm, solve}, phase_mean_totals_s (the same
+/// keys), dominant_phases [{phase, first_step, last_step}], crossover_step,
+/// crossover_fraction, completed, failure, and for hpl-mxp refinement_s, refinement_iterations.
 /// No wall-clock figure, path or timestamp. Doubles are written as the shortest
 /// text that reads back to the same value; non-finite ones as null.
 /// Throws std::runtime_error when the file cannot be written.
 void write_summary_json(const RunResult& result, const std::string& path);
 
 /// steps.csv: header
-///   step,matrix_fraction,start_s,end_s,step_s,pfact_s,bcast_s,swap_s,trsm_s,gemm_s,solve_s,flops,rate_tflops,how
+///   step,matrix_fraction,start_s,end_s,step_s,pfact_s,bcast_s,swap_s,trsm_s,gemm_s,solve_s,
+///   pfact_mean_s,bcast_mean_s,swap_mean_s,trsm_mean_s,gemm_mean_s,solve_mean_s,flops,rate_tflops,how
 /// then one row per step record (final solve included). step_s = end_s - start_s,
 /// rate_tflops = step_rate_tflops(). Throws std::runtime_error.
 void write_steps_csv(const RunResult& result, const std::string& path);

@@ -23,6 +23,12 @@ struct StepRecord {
   // Per-phase time of the step: the maximum over ranks of the time a rank
   // spent in that phase's operations during the step (see README, "phase accounting").
   std::array<double, kPhaseCount> phase_s{};
+  // Per-phase time of the step averaged over all ranks of the run (what HPL's
+  // per-rank phase timers show averaged; README, "phase accounting"). A folded
+  // window estimates it by strata: the ranks that factor a panel in the step
+  // (their whole process column is simulated) and the others, whose mean
+  // stands for every rank folded away.
+  std::array<double, kPhaseCount> mean_phase_s{};
   double flops = 0.0;            // useful flops of the step
   std::string how = "simulated"; // "simulated", "interpolated", "analytic", ...
 };

@@ -115,8 +115,9 @@ traces::Op op_copy(traces::Copy::Direction d, std::int64_t bytes) {
   return op;
 }
 
-// Runs one step whose programs are given per rank; returns the makespan and the
-// step's phase times (flattened: makespan, then kPhaseCount phases).
+// Runs one step whose programs are given per rank; returns the makespan, the
+// step's phase times (kPhaseCount, the max over ranks), the number of ranks
+// that finished, then the rank-mean phase times (kPhaseCount).
 std::vector<double> run_programs(int ranks_per_node, int gpus_per_rank,
                                  const std::vector<std::vector<traces::Op>>& programs,
                                  const std::function<void(PlatformSpec&)>& tweak = nullptr,
@@ -138,6 +139,8 @@ std::vector<double> run_programs(int ranks_per_node, int gpus_per_rank,
     for (double p : replay.records().at(0).phase_s)
       out.push_back(p);
     out.push_back(static_cast<double>(replay.finished_ranks()));
+    for (double p : replay.records().at(0).mean_phase_s)
+      out.push_back(p);
     return out;
   });
 }
@@ -225,6 +228,36 @@ TEST(Replay, DeviceBufferMessagesPayTheGpuAwarePath) {
   EXPECT_NEAR(run_programs(1, 0, dev, nullptr, phantom)[0], 1007.5e-6, 1e-9);
 }
 
+TEST(Replay, RankMeanPhaseTimesStandForTheFoldedRanks) {
+  // Rank 0 factors (a PFACT-phase CPU kernel); ranks 1-3 update with CPU GEMMs
+  // of 1, 2 and 3 units (2 m n k flops at the ideal CPU rate: 1, 2, 3 ms).
+  // All four ranks simulated: the means are the plain averages over 4 ranks,
+  // pfact / 4 and (1 + 2 + 3) / 4 = 1.5 units. With ranks 2 and 3 folded away
+  // the factoring rank is still counted exactly and rank 1 stands for the
+  // three non-factoring ranks: gemm 3 x 1 / 4 = 0.75 units.
+  auto pfact = [](traces::Op op) {
+    op.mutable_compute()->set_phase(traces::PFACT);
+    return op;
+  };
+  const std::vector<std::vector<traces::Op>> programs = {{pfact(op_gemm(traces::CPU, 100, 100, 500))},
+                                                         {op_gemm(traces::CPU, 100, 100, 500)},
+                                                         {op_gemm(traces::CPU, 100, 100, 1000)},
+                                                         {op_gemm(traces::CPU, 100, 100, 1500)}};
+  constexpr std::size_t kMean = 2 + kPhaseCount; // makespan, phases, finished ranks, then the means
+  const auto pf = static_cast<std::size_t>(PhaseId::Pfact), gm = static_cast<std::size_t>(PhaseId::Gemm);
+  const auto all = run_programs(2, 0, programs);
+  const double unit_s = all[1 + pf];
+  ASSERT_GT(unit_s, 0.0);
+  EXPECT_NEAR(all[1 + gm], 3.0 * unit_s, 1e-12); // the max over ranks: rank 3
+  EXPECT_NEAR(all[kMean + pf], unit_s / 4.0, 1e-12);
+  EXPECT_NEAR(all[kMean + gm], 1.5 * unit_s, 1e-12);
+  const std::vector<bool> first_node = {true, true, false, false};
+  const auto folded =
+      run_programs(2, 0, programs, nullptr, [&](ReplayOptions& o) { o.active_ranks = &first_node; });
+  EXPECT_NEAR(folded[kMean + pf], unit_s / 4.0, 1e-12);
+  EXPECT_NEAR(folded[kMean + gm], 0.75 * unit_s, 1e-12);
+}
+
 TEST(Replay, CpuWorkOverlapsAnAsyncGpuKernel) {
   // GPU GEMM 2 ms async while the CPU runs 2e7 flops at 1e10 = 2 ms: 2 ms total.
   const auto r = run_programs(
@@ -283,13 +316,13 @@ TEST(Replay, AsyncExchangeDoesNotDeadlock) {
                               {{op_recv(1, 1'000'000, 1), op_send(1, 1'000'000), op_wait(1)},
                                {op_recv(0, 1'000'000, 1), op_send(0, 1'000'000), op_wait(1)}});
   EXPECT_NEAR(r[0], 105.5e-6, 1e-9);
-  EXPECT_EQ(r.back(), 2.0);
+  EXPECT_EQ(r[1 + kPhaseCount], 2.0);
 }
 
 TEST(Replay, UnmatchedReceiveIsReportedAsUnfinished) {
   // Rank 1 waits for a message nobody sends: the replay ends with one rank unfinished.
   const auto r = run_programs(1, 0, {{}, {op_recv(0, 8)}});
-  EXPECT_EQ(r.back(), 1.0);
+  EXPECT_EQ(r[1 + kPhaseCount], 1.0);
 }
 
 } // namespace

@@ -45,6 +45,9 @@ RunResult synthetic() {
   for (int k = 0; k < 10; ++k) {
     StepRecord s = step(k, 0.5, 0.5, 4.5, 10.0 - k);
     s.phase_s[static_cast<int>(PhaseId::Trsm)] = 0.25;
+    // Rank means: the panel factorization is one column's (Q = 4), the rest as the max.
+    s.mean_phase_s = s.phase_s;
+    s.mean_phase_s[static_cast<int>(PhaseId::Pfact)] = 0.125;
     s.matrix_fraction = k * 256.0 / 2560.0;
     s.start_s = k;
     s.end_s = k + 1.0;
@@ -58,6 +61,7 @@ RunResult synthetic() {
   solve.start_s = 10.0;
   solve.end_s = 10.5;
   solve.phase_s[static_cast<int>(PhaseId::Solve)] = 0.5;
+  solve.mean_phase_s = solve.phase_s;
   solve.flops = 0.0;
   solve.how = "analytic";
   r.step_records.push_back(solve);
@@ -142,6 +146,8 @@ TEST_F(ReportFiles, SummaryHasKeysInOrderAndValues) {
                                              "rmax_tflops",
                                              "rmax_flops_per_s",
                                              "phase_totals_s",
+                                             "phase_mean_totals_s",
+                                             "dominant_phases",
                                              "crossover_step",
                                              "crossover_fraction",
                                              "completed",
@@ -158,6 +164,18 @@ TEST_F(ReportFiles, SummaryHasKeysInOrderAndValues) {
   EXPECT_NEAR(totals["bcast"].get<double>(), 5.0, 1e-12);
   EXPECT_NEAR(totals["trsm"].get<double>(), 2.5, 1e-12);
   EXPECT_NEAR(totals["solve"].get<double>(), 0.5, 1e-12);
+  // Rank means as synthetic() sets them: pfact 0.125 per step (10 steps), the rest as the max.
+  EXPECT_NEAR(j["phase_mean_totals_s"]["pfact"].get<double>(), 1.25, 1e-12);
+  EXPECT_NEAR(j["phase_mean_totals_s"]["gemm"].get<double>(), 55.0, 1e-12);
+  // The largest rank-mean phase: gemm (10 - k s) above swap (4.5 s) for k <= 5, then swap.
+  const auto& runs = j["dominant_phases"];
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0]["phase"], "gemm");
+  EXPECT_EQ(runs[0]["first_step"].get<int>(), 0);
+  EXPECT_EQ(runs[0]["last_step"].get<int>(), 5);
+  EXPECT_EQ(runs[1]["phase"], "swap");
+  EXPECT_EQ(runs[1]["first_step"].get<int>(), 6);
+  EXPECT_EQ(runs[1]["last_step"].get<int>(), 9);
   EXPECT_EQ(j["crossover_step"].get<int>(), 6);
   EXPECT_NEAR(j["crossover_fraction"].get<double>(), 0.6, 1e-15);
   EXPECT_TRUE(j["failure"].is_null());
@@ -209,13 +227,14 @@ TEST_F(ReportFiles, StepsCsvHasOneRowPerRecord) {
   ASSERT_EQ(lines.size(), 12u); // header + 10 panel steps + final solve
   EXPECT_EQ(lines[0],
             "step,matrix_fraction,start_s,end_s,step_s,pfact_s,bcast_s,swap_s,trsm_s,gemm_s,solve_s,"
+            "pfact_mean_s,bcast_mean_s,swap_mean_s,trsm_mean_s,gemm_mean_s,solve_mean_s,"
             "flops,rate_tflops,how");
   for (const std::string& l : lines)
-    EXPECT_EQ(std::count(l.begin(), l.end(), ','), 13) << l;
+    EXPECT_EQ(std::count(l.begin(), l.end(), ','), 19) << l;
   // Step 3: fraction 3*256/2560 = 0.3, 1 s, gemm 7 s, 2e12 flops / 1 s = 2 TF/s.
-  EXPECT_EQ(lines[4], "3,0.3,3,4,1,0.5,0.5,4.5,0.25,7,0,2e+12,2,simulated");
+  EXPECT_EQ(lines[4], "3,0.3,3,4,1,0.5,0.5,4.5,0.25,7,0,0.125,0.5,4.5,0.25,7,0,2e+12,2,simulated");
   // Final solve: its own step index and how; 0 flops => rate 0.
-  EXPECT_EQ(lines[11], "10,1,10,10.5,0.5,0,0,0,0,0,0.5,0,0,analytic");
+  EXPECT_EQ(lines[11], "10,1,10,10.5,0.5,0,0,0,0,0,0.5,0,0,0,0,0,0.5,0,0,analytic");
 }
 
 TEST_F(ReportFiles, StatsJsonHasSimulatorFigures) {
@@ -255,9 +274,11 @@ TEST(PlotSvg, IsWellFormedWithOnePolylinePerPhase) {
       ++n;
     return n;
   };
-  for (const char* phase : {"pfact", "bcast", "swap", "trsm", "gemm"})
+  for (const char* phase : {"pfact", "bcast", "swap", "trsm", "gemm"}) {
     EXPECT_EQ(count(std::string("<polyline class=\"phase-") + phase + "\""), 1u) << phase;
-  EXPECT_EQ(count("<polyline"), 6u); // five phases + the rate
+    EXPECT_EQ(count(std::string("<polyline class=\"phase-") + phase + "-mean\""), 1u) << phase;
+  }
+  EXPECT_EQ(count("<polyline"), 11u); // five phases, their rank means, the rate
   EXPECT_EQ(count("<text"), count("</text>"));
   EXPECT_EQ(count("<g"), count("</g>"));
   EXPECT_EQ(count("<svg"), 1u);
