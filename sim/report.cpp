@@ -86,20 +86,24 @@ double step_rate_tflops(const StepRecord& record) {
   return step_s > 0.0 ? record.flops / step_s / kTera : 0.0;
 }
 
-std::array<double, kPhaseCount> phase_totals_s(const RunResult& result) {
+namespace {
+// Sum over the step records of one of their per-phase arrays.
+std::array<double, kPhaseCount> sum_over_steps(const RunResult& result,
+                                               std::array<double, kPhaseCount> StepRecord::*phases) {
   std::array<double, kPhaseCount> totals{};
   for (const StepRecord& r : result.step_records)
     for (int p = 0; p < kPhaseCount; ++p)
-      totals[p] += r.phase_s[p];
+      totals[p] += (r.*phases)[p];
   return totals;
+}
+} // namespace
+
+std::array<double, kPhaseCount> phase_totals_s(const RunResult& result) {
+  return sum_over_steps(result, &StepRecord::phase_s);
 }
 
 std::array<double, kPhaseCount> mean_phase_totals_s(const RunResult& result) {
-  std::array<double, kPhaseCount> totals{};
-  for (const StepRecord& r : result.step_records)
-    for (int p = 0; p < kPhaseCount; ++p)
-      totals[p] += r.mean_phase_s[p];
-  return totals;
+  return sum_over_steps(result, &StepRecord::mean_phase_s);
 }
 
 std::vector<DominantRun> dominant_phases(const RunResult& result) {
