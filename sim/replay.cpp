@@ -183,12 +183,27 @@ private:
   };
   struct Accumulator {
     std::size_t pos;
-    std::array<double, kPhaseCount> phase_s{};
-    // The latest end of an async op accounted per phase: async ops of one
-    // phase that overlap (a rank's GEMMs on its several GPUs, copies) count
-    // their union once. Blocking ops of one actor never overlap each other.
-    std::array<double, kPhaseCount> async_until_s{};
+    // Per phase, the intervals [start, end] of the rank's ops in the step. A
+    // phase's time is their union: ops of one phase overlap (an async receive
+    // posted before the blocking send of the same exchange, a rank's GEMMs on
+    // its several GPUs, copies) and are counted once.
+    std::array<std::vector<std::pair<double, double>>, kPhaseCount> intervals;
   };
+
+  static double union_length(std::vector<std::pair<double, double>>& intervals) {
+    std::sort(intervals.begin(), intervals.end());
+    double total = 0.0, from = 0.0, to = -1.0;
+    for (const auto& [start, end] : intervals) {
+      if (start > to) {
+        total += std::max(0.0, to - from);
+        from = start;
+        to = end;
+      } else {
+        to = std::max(to, end);
+      }
+    }
+    return total + std::max(0.0, to - from);
+  }
 
   int first_active_rank() const {
     if (!st_.options.active_ranks) return 0;
@@ -208,16 +223,11 @@ private:
 
   void open_accumulator(std::size_t pos) { acc_.push_back({pos, {}}); }
 
-  void account(std::size_t pos, int phase, double start_s, double end_s, bool async = false) {
+  void account(std::size_t pos, int phase, double start_s, double end_s) {
     if (phase < 0) return;
-    const auto ph = static_cast<std::size_t>(phase);
     for (auto& a : acc_)
       if (a.pos == pos) {
-        if (async) {
-          start_s = std::max(start_s, a.async_until_s[ph]);
-          a.async_until_s[ph] = std::max(a.async_until_s[ph], end_s);
-        }
-        a.phase_s[ph] += std::max(0.0, end_s - start_s);
+        if (end_s > start_s) a.intervals[static_cast<std::size_t>(phase)].emplace_back(start_s, end_s);
         return;
       }
     throw std::logic_error("replay: accounting for a closed step");
@@ -231,10 +241,12 @@ private:
           std::any_of(pending_.begin(), pending_.end(), [&](const Pending& p) { return p.pos == it->pos; });
       if (old && !busy) {
         StepRecord& rec = st_.records[it->pos];
-        for (int p = 0; p < kPhaseCount; ++p)
-          rec.phase_s[static_cast<std::size_t>(p)] =
-              std::max(rec.phase_s[static_cast<std::size_t>(p)], it->phase_s[static_cast<std::size_t>(p)]);
-        add_to_mean(it->pos, it->phase_s);
+        std::array<double, kPhaseCount> phase_s{};
+        for (std::size_t p = 0; p < phase_s.size(); ++p) {
+          phase_s[p] = union_length(it->intervals[p]);
+          rec.phase_s[p] = std::max(rec.phase_s[p], phase_s[p]);
+        }
+        add_to_mean(it->pos, phase_s);
         it = acc_.erase(it);
       } else {
         ++it;
@@ -266,7 +278,7 @@ private:
     const double finish_s =
         p.activity->get_finish_time() >= 0 ? p.activity->get_finish_time() : sg4::Engine::get_clock();
     const double end_s = std::min(sg4::Engine::get_clock(), std::max(finish_s, p.not_before_s));
-    account(p.pos, p.phase, p.start_s, end_s, /*async=*/true);
+    account(p.pos, p.phase, p.start_s, end_s);
   }
   // Waits for every pending op of a kind (copy/kernel serialisation when copies
   // may not overlap kernels); their tags are remembered as already done.

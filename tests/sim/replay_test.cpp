@@ -317,6 +317,10 @@ TEST(Replay, AsyncExchangeDoesNotDeadlock) {
                                {op_recv(0, 1'000'000, 1), op_send(0, 1'000'000), op_wait(1)}});
   EXPECT_NEAR(r[0], 105.5e-6, 1e-9);
   EXPECT_EQ(r[1 + kPhaseCount], 2.0);
+  // The receive in flight and the blocking send overlap: the exchange is
+  // 105.5 us of BCAST, not their sum (211 us, counted before the phase time
+  // became the union of the ops' intervals).
+  EXPECT_NEAR(r[1 + static_cast<int>(PhaseId::Bcast)], 105.5e-6, 1e-9);
 }
 
 TEST(Replay, UnmatchedReceiveIsReportedAsUnfinished) {
