@@ -107,19 +107,30 @@ std::array<double, kPhaseCount> mean_phase_totals_s(const RunResult& result) {
 }
 
 std::vector<DominantRun> dominant_phases(const RunResult& result) {
+  std::vector<const StepRecord*> steps;
+  for (const StepRecord& r : result.step_records)
+    if (is_panel_step(r)) steps.push_back(&r);
+  // Per bin of 1% of the panel steps (a step each in runs under 100 steps),
+  // so that two phases trading places step by step near a crossing give one
+  // answer per bin instead of a run per step.
+  const std::size_t bins = std::min<std::size_t>(kDominanceBins, steps.size());
   std::vector<DominantRun> runs;
-  for (const StepRecord& r : result.step_records) {
-    if (!is_panel_step(r)) continue;
+  for (std::size_t b = 0; b < bins; ++b) {
+    const std::size_t first = b * steps.size() / bins, last = (b + 1) * steps.size() / bins;
+    std::array<double, kPhaseCount> sum{};
+    for (std::size_t i = first; i < last; ++i)
+      for (int p = 0; p < kPhaseCount; ++p)
+        sum[p] += steps[i]->mean_phase_s[p];
     // The step phases (the final solve's SOLVE is not one); ties go to the earlier phase.
     int best = -1;
     for (int p = 0; p < static_cast<int>(PhaseId::Solve); ++p)
-      if (r.mean_phase_s[p] > 0.0 && (best < 0 || r.mean_phase_s[p] > r.mean_phase_s[best])) best = p;
+      if (sum[p] > 0.0 && (best < 0 || sum[p] > sum[best])) best = p;
     if (best < 0) continue;
     const auto phase = static_cast<PhaseId>(best);
     if (!runs.empty() && runs.back().phase == phase)
-      runs.back().last_step = r.step;
+      runs.back().last_step = steps[last - 1]->step;
     else
-      runs.push_back({phase, r.step, r.step});
+      runs.push_back({phase, steps[first]->step, steps[last - 1]->step});
   }
   return runs;
 }

@@ -4,6 +4,7 @@
 // simulator's own, non-deterministic figures) and a human summary in the
 // spirit of HPL's output. Plots are in sim/plot_svg.hpp.
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -31,11 +32,15 @@ std::array<double, kPhaseCount> phase_totals_s(const RunResult& result);
 /// The same for the rank-mean phase times (StepRecord::mean_phase_s).
 std::array<double, kPhaseCount> mean_phase_totals_s(const RunResult& result);
 
-/// Which phase is the largest of a panel step's rank-mean times (pfact,
-/// bcast, swap, trsm, gemm), as runs of consecutive panel steps: the per-step
-/// phase curve of an HPL timer report, in which the Aurora paper sees "GEMM
-/// dominates the early steps; as the trailing matrix shrinks, SWAP becomes the
-/// largest per-step phase". Steps without any phase time are skipped.
+/// Which phase is the largest of the rank-mean times (pfact, bcast, swap,
+/// trsm, gemm), as runs of consecutive panel steps: the per-step phase curve
+/// of an HPL timer report, in which the Aurora paper sees "GEMM dominates the
+/// early steps; as the trailing matrix shrinks, SWAP becomes the largest
+/// per-step phase". Decided per bin of 1% of the panel steps (kDominanceBins;
+/// one step per bin below 100 steps) on the bin's summed times, so that phases
+/// trading places step by step near a crossing do not split the answer into a
+/// run per step. Bins without any phase time are skipped.
+inline constexpr std::size_t kDominanceBins = 100;
 struct DominantRun {
   PhaseId phase = PhaseId::Gemm;
   std::int64_t first_step = 0;

@@ -97,6 +97,25 @@ TEST(Crossover, FindsFirstStepOfCommunicationBoundTail) {
   EXPECT_NEAR(*f, 0.6, 1e-15); // 6 * 256 / 2560
 }
 
+TEST(DominantPhases, PhasesTradingPlacesStepByStepGiveOneAnswerPerBin) {
+  // 200 panel steps (bins of 2 steps): GEMM 2 s on even steps and 0.5 s on odd
+  // ones against BCAST 1 s throughout. Step by step they alternate; per bin
+  // GEMM sums 2.5 s against 2 s, so GEMM is the largest over the whole run.
+  RunResult r;
+  for (int k = 0; k < 200; ++k) {
+    StepRecord s;
+    s.step = k;
+    s.mean_phase_s[static_cast<int>(PhaseId::Gemm)] = k % 2 == 0 ? 2.0 : 0.5;
+    s.mean_phase_s[static_cast<int>(PhaseId::Bcast)] = 1.0;
+    r.step_records.push_back(s);
+  }
+  const auto runs = dominant_phases(r);
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].phase, PhaseId::Gemm);
+  EXPECT_EQ(runs[0].first_step, 0);
+  EXPECT_EQ(runs[0].last_step, 199);
+}
+
 TEST(Crossover, IgnoresFlickerBeforeTheTail) {
   RunResult r = synthetic();
   r.step_records[2].phase_s[static_cast<int>(PhaseId::Gemm)] = 1.0; // dips below swap at step 2 only
