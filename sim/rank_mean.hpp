@@ -13,17 +13,28 @@ namespace hplsim::sim {
 
 using RankPhases = std::array<double, kPhaseCount>;
 
-/// Mean over the `ranks` ranks of a run of each phase time, given the ranks
-/// simulated in the step (each at most once): with every rank simulated, the
-/// plain mean; otherwise by two strata: the ranks with panel-factorization
-/// time (PFACT) counted as they are (a fold keeps the factoring process column
-/// whole) and the others' mean over the simulated ones standing for every
-/// other rank. The fold's simulated ranks sit near the panel owners, so this
-/// is an estimate with a bias the README measures ("Replay: phase
-/// accounting"). A two-way additive estimate (row means of the full columns
-/// plus column means of the full rows, minus their common mean) was tried on
-/// CROSS_BAND and came out further from the unfolded run (BCAST -36%, SWAP
-/// +51% at 1,020 ranks, against -8% and +23% by the strata).
-std::array<double, kPhaseCount> estimate_rank_mean(const std::vector<RankPhases>& simulated, int ranks);
+/// A step's rank-mean phase times, from the simulated ranks added one by one:
+/// with every rank simulated, the plain mean; otherwise by two strata: the
+/// ranks with panel-factorization time (PFACT) counted as they are (a fold
+/// keeps the factoring process column whole) and the others' mean over the
+/// simulated ones standing for every other rank. The fold's simulated ranks
+/// sit near the panel owners, so this is an estimate with a bias the README
+/// measures, with the two-way additive estimate that was tried and dropped
+/// ("Replay: phase accounting").
+class RankMean {
+public:
+  void add(const RankPhases& rank);
+  /// Ranks added so far.
+  int simulated() const { return factoring_ranks_ + other_ranks_; }
+  /// The mean over the run's `ranks` ranks.
+  RankPhases mean(int ranks) const;
+
+private:
+  RankPhases factoring_sum_{}, other_sum_{};
+  int factoring_ranks_ = 0, other_ranks_ = 0;
+};
+
+/// RankMean over `simulated` (each rank at most once).
+RankPhases estimate_rank_mean(const std::vector<RankPhases>& simulated, int ranks);
 
 } // namespace hplsim::sim

@@ -111,12 +111,6 @@ private:
   std::deque<Entry> entries_;
 };
 
-// The ranks' phase times of a step, collected until its last active rank
-// closes it (StepRecord::mean_phase_s, sim/rank_mean.hpp).
-struct StepRanks {
-  std::vector<RankPhases> ranks;
-};
-
 struct Replay::State {
   const Platform& platform;
   const models::KernelModels& kernels;
@@ -126,7 +120,7 @@ struct Replay::State {
   std::vector<std::int64_t> steps;
   std::unique_ptr<StepWindow> window;
   std::vector<StepRecord> records;
-  std::vector<StepRanks> step_ranks; // parallel to records
+  std::vector<RankMean> step_means; // parallel to records (StepRecord::mean_phase_s)
   ReplayStats stats;
   double makespan_s = 0.0;
   int active = 0;
@@ -221,13 +215,30 @@ private:
     return mb;
   }
 
-  void open_accumulator(std::size_t pos) { acc_.push_back({pos, {}}); }
+  // Accumulators are recycled (their interval vectors keep their capacity):
+  // every rank opens one per step.
+  void open_accumulator(std::size_t pos) {
+    if (spare_.empty()) {
+      acc_.push_back({pos, {}});
+    } else {
+      acc_.push_back(std::move(spare_.back()));
+      spare_.pop_back();
+      acc_.back().pos = pos;
+    }
+  }
 
   void account(std::size_t pos, int phase, double start_s, double end_s) {
     if (phase < 0) return;
     for (auto& a : acc_)
       if (a.pos == pos) {
-        if (end_s > start_s) a.intervals[static_cast<std::size_t>(phase)].emplace_back(start_s, end_s);
+        if (end_s <= start_s) return;
+        // Ops mostly come in program order, back to back: one that starts
+        // inside the last interval extends it, which keeps the list short.
+        auto& intervals = a.intervals[static_cast<std::size_t>(phase)];
+        if (!intervals.empty() && start_s >= intervals.back().first && start_s <= intervals.back().second)
+          intervals.back().second = std::max(intervals.back().second, end_s);
+        else
+          intervals.emplace_back(start_s, end_s);
         return;
       }
     throw std::logic_error("replay: accounting for a closed step");
@@ -247,6 +258,9 @@ private:
           rec.phase_s[p] = std::max(rec.phase_s[p], phase_s[p]);
         }
         add_to_mean(it->pos, phase_s);
+        for (auto& intervals : it->intervals)
+          intervals.clear();
+        spare_.push_back(std::move(*it));
         it = acc_.erase(it);
       } else {
         ++it;
@@ -255,12 +269,10 @@ private:
   }
 
   // The step's rank-mean phase times, once its last active rank has closed it.
-  void add_to_mean(std::size_t pos, const std::array<double, kPhaseCount>& rank_phase_s) {
-    auto& ranks = st_.step_ranks[pos].ranks;
-    ranks.push_back(rank_phase_s);
-    if (static_cast<int>(ranks.size()) < st_.active) return;
-    st_.records[pos].mean_phase_s = estimate_rank_mean(ranks, st_.platform.ranks());
-    std::vector<RankPhases>().swap(ranks);
+  void add_to_mean(std::size_t pos, const RankPhases& rank_phase_s) {
+    RankMean& m = st_.step_means[pos];
+    m.add(rank_phase_s);
+    if (m.simulated() == st_.active) st_.records[pos].mean_phase_s = m.mean(st_.platform.ranks());
   }
 
   void finish(std::size_t i) {
@@ -514,7 +526,7 @@ private:
   int rank_;
   std::mt19937_64 rng_;
   std::vector<Pending> pending_;
-  std::vector<Accumulator> acc_;
+  std::vector<Accumulator> acc_, spare_;
   std::vector<std::pair<int, sg4::Mailbox*>> out_, in_;
   std::vector<std::uint32_t> done_tags_; // async copies run synchronously (no overlap)
   int* recv_slot_ = nullptr;
@@ -538,7 +550,7 @@ Replay::Replay(const Platform& platform, const models::KernelModels& kernels,
     st.active =
         static_cast<int>(std::count(st.options.active_ranks->begin(), st.options.active_ranks->end(), true));
   st.records.resize(st.steps.size());
-  st.step_ranks.resize(st.steps.size());
+  st.step_means.resize(st.steps.size());
   st.window = std::make_unique<StepWindow>(st.source, st.steps, ranks, st.active, st.records);
   for (std::size_t i = 0; i < st.steps.size(); ++i) {
     StepRecord& r = st.records[i];
