@@ -260,6 +260,7 @@ void MachineZone::route_adaptive(int src_switch, int dst_switch, std::uint64_t s
     }
   }
   hops_.swap(candidates_[best]);
+  if (querying_) return; // a route query (latency lookup) carries no flow
   for (const auto& hop : hops_) {
     routed_now_[link_index(hop)] += 1.0F;
     routed_now_touched_.push_back(link_index(hop));

@@ -1,5 +1,6 @@
 #include "sim/replay.hpp"
 
+#include "sim/pivot_exchange.hpp"
 #include "sim/rank_mean.hpp"
 
 #include <algorithm>
@@ -121,6 +122,7 @@ struct Replay::State {
   std::unique_ptr<StepWindow> window;
   std::vector<StepRecord> records;
   std::vector<RankMean> step_means; // parallel to records (StepRecord::mean_phase_s)
+  std::unique_ptr<PivotExchanges> exchanges;
   ReplayStats stats;
   double makespan_s = 0.0;
   int active = 0;
@@ -341,10 +343,23 @@ private:
       return copy(op.copy(), pos, t0);
     case traces::Op::kWait:
       return wait_tag(op.wait().async_tag());
+    case traces::Op::kExchange:
+      return exchange(op.exchange(), pos, t0);
     case traces::Op::KIND_NOT_SET:
       break;
     }
     throw std::runtime_error("schedule: rank " + std::to_string(rank_) + " has an empty op");
+  }
+
+  // Fast mode's collective pivot exchange (traces::Exchange, sim/pivot_exchange.hpp).
+  void exchange(const traces::Exchange& x, std::size_t pos, double t0) {
+    ++st_.stats.exchanges;
+    if (pos != exchange_pos_) {
+      exchange_pos_ = pos;
+      exchange_seq_ = 0;
+    }
+    hold_until(st_.exchanges->meet(rank_, x, pos, exchange_seq_++));
+    account(pos, phase_index(x.phase()), t0, sg4::Engine::get_clock());
   }
 
   void compute(const traces::Compute& c, std::size_t pos, double t0) {
@@ -477,21 +492,22 @@ private:
   // model charges it: the route's link latencies, scaled and augmented by the
   // protocol model when there is one (sim/simulation.cpp, install_protocol).
   double message_latency_s(int from, std::int64_t bytes) {
-    for (const auto& [peer, b, lat] : latency_cache_)
-      if (peer == from && b == bytes) return lat;
-    std::vector<sg4::Link*> links;
-    double path_s = 0.0;
-    st_.platform.set_querying(true);
-    st_.platform.cpu(from)->route_to(st_.platform.cpu(rank_), links, &path_s);
-    st_.platform.set_querying(false);
-    double lat = path_s;
-    if (const models::ProtocolModel* pm = st_.protocol) {
-      const double size = static_cast<double>(bytes);
-      lat = pm->latency_factor(size) * path_s + pm->send_overhead_s(size) + pm->recv_overhead_s(size) +
-            pm->rendezvous_extra_latency_s(size);
+    double path_s = -1.0;
+    for (const auto& [peer, route_s] : route_latency_cache_)
+      if (peer == from) path_s = route_s;
+    if (path_s < 0.0) {
+      std::vector<sg4::Link*> links;
+      path_s = 0.0;
+      st_.platform.set_querying(true);
+      st_.platform.cpu(from)->route_to(st_.platform.cpu(rank_), links, &path_s);
+      st_.platform.set_querying(false);
+      route_latency_cache_.emplace_back(from, path_s);
     }
-    latency_cache_.emplace_back(from, bytes, lat);
-    return lat;
+    const models::ProtocolModel* pm = st_.protocol;
+    if (pm == nullptr) return path_s;
+    const double size = static_cast<double>(bytes);
+    return pm->latency_factor(size) * path_s + pm->send_overhead_s(size) + pm->recv_overhead_s(size) +
+           pm->rendezvous_extra_latency_s(size);
   }
 
   void copy(const traces::Copy& c, std::size_t pos, double t0) {
@@ -530,7 +546,9 @@ private:
   std::vector<std::pair<int, sg4::Mailbox*>> out_, in_;
   std::vector<std::uint32_t> done_tags_; // async copies run synchronously (no overlap)
   int* recv_slot_ = nullptr;
-  std::vector<std::tuple<int, std::int64_t, double>> latency_cache_;
+  std::vector<std::pair<int, double>> route_latency_cache_;            // peer, path latency to this rank
+  std::size_t exchange_pos_ = std::numeric_limits<std::size_t>::max(); // step of the exchanges counted
+  int exchange_seq_ = 0;
 };
 
 } // namespace
@@ -552,6 +570,7 @@ Replay::Replay(const Platform& platform, const models::KernelModels& kernels,
   st.records.resize(st.steps.size());
   st.step_means.resize(st.steps.size());
   st.window = std::make_unique<StepWindow>(st.source, st.steps, ranks, st.active, st.records);
+  st.exchanges = std::make_unique<PivotExchanges>(platform, protocol, st.options.active_ranks);
   for (std::size_t i = 0; i < st.steps.size(); ++i) {
     StepRecord& r = st.records[i];
     r.step = st.steps[i];

@@ -54,7 +54,8 @@ struct ReplayStats {
   std::uint64_t executions = 0;
   std::uint64_t messages = 0;
   std::uint64_t copies = 0;
-  std::uint64_t activities() const { return executions + messages + copies; }
+  std::uint64_t exchanges = 0; // collective pivot exchanges (fast mode), one per member
+  std::uint64_t activities() const { return executions + messages + copies + exchanges; }
 };
 
 /// Starts the rank actors. Call after the platform is built and before

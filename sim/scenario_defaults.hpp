@@ -171,6 +171,10 @@ struct FastConfig {
   FoldBand band = FoldBand::ColumnBand;
   int pivot_group = 1;
   bool ring_aggregate = true;
+  // Auto: on in folded windows only (README, "Fast mode: collective pivot
+  // exchange" and "aggregated swap roll": their errors were measured there).
+  Fold pivot_collective = Fold::Auto;
+  int swap_roll_group = 0; // 0 = auto: kFoldedSwapRollGroup when folded, else 1
   int fold_above_ranks = 4096;
 };
 

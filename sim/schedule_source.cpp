@@ -124,15 +124,17 @@ traces::MxpConfig mxp_config(const ResolvedScenario& sc) {
 
 } // namespace
 
-std::unique_ptr<ScheduleSource> make_schedule_source(const ResolvedScenario& sc, int pivot_group,
-                                                     bool ring_aggregated) {
+std::unique_ptr<ScheduleSource> make_schedule_source(const ResolvedScenario& sc,
+                                                     const ScheduleShortcuts& shortcuts) {
   if (sc.workload.benchmark == Benchmark::HplMxp) {
     traces::MxpConfig config = mxp_config(sc);
-    config.bcast_ring_aggregated = ring_aggregated;
+    config.bcast_ring_aggregated = shortcuts.ring_aggregated;
     return std::make_unique<GeneratorSource<traces::MxpScheduleGenerator>>(config);
   }
   traces::HplConfig config = hpl_config(sc);
-  config.pivot_group = pivot_group;
+  config.pivot_group = shortcuts.pivot_group;
+  config.pivot_collective = shortcuts.pivot_collective;
+  config.swap_roll_group = shortcuts.swap_roll_group;
   return std::make_unique<GeneratorSource<traces::HplScheduleGenerator>>(config);
 }
 } // namespace hplsim::sim

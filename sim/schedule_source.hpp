@@ -30,12 +30,17 @@ public:
   }
 };
 
+/// Fast mode's cheaper ways of emitting some communication (README, "Fast
+/// mode"); the defaults are reference mode's message-by-message schedule.
+struct ScheduleShortcuts {
+  int pivot_group = 1;           ///< traces::HplConfig::pivot_group
+  bool pivot_collective = false; ///< traces::HplConfig::pivot_collective
+  int swap_roll_group = 1;       ///< traces::HplConfig::swap_roll_group
+  bool ring_aggregated = false;  ///< traces::MxpConfig::bcast_ring_aggregated
+};
+
 /// Throws std::invalid_argument when the workload cannot be generated.
-/// `pivot_group` > 1: HPL's pivot exchanges aggregated per that many columns
-/// (fast mode only; traces::HplConfig::pivot_group). `ring_aggregated`:
-/// HPL-MxP's ring broadcasts as 3 messages per hop (fast mode only;
-/// traces::MxpConfig::bcast_ring_aggregated).
-std::unique_ptr<ScheduleSource> make_schedule_source(const ResolvedScenario& scenario, int pivot_group = 1,
-                                                     bool ring_aggregated = false);
+std::unique_ptr<ScheduleSource> make_schedule_source(const ResolvedScenario& scenario,
+                                                     const ScheduleShortcuts& shortcuts = {});
 
 } // namespace hplsim::sim

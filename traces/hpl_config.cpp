@@ -28,6 +28,8 @@ void validate(const HplConfig& c) {
   if (c.ndiv < 2) bad("ndiv", ">= 2", std::to_string(c.ndiv));
   if (c.swap_threshold < 0) bad("swap_threshold", ">= 0", std::to_string(c.swap_threshold));
   if (c.pivot_group < 1) bad("pivot_group", ">= 1", std::to_string(c.pivot_group));
+  if (c.swap_roll_group < 1 || (c.swap_roll_group > 1 && c.swap_roll_group % 2 != 0))
+    bad("swap_roll_group", "1 or even", std::to_string(c.swap_roll_group));
   if (c.host_staged && !c.gpu) bad("host_staged", "false when gpu is false", "true");
   if (!(c.gpu_split_fraction >= 0.0 && c.gpu_split_fraction <= 1.0))
     bad("gpu_split_fraction", "in [0, 1]", std::to_string(c.gpu_split_fraction));

@@ -44,6 +44,18 @@ struct HplConfig {
   /// Recv.repeat so the replay charges the other exchanges' latencies. 1 = HPL's
   /// one exchange per column (reference mode).
   int pivot_group = 1;
+  /// Fast mode only (README, "Fast mode: collective pivot exchange"): each
+  /// column's pivot exchange is one Exchange op priced by the replay from the
+  /// members' route latencies instead of HPL_pdmxswp's messages. Takes
+  /// precedence over pivot_group.
+  bool pivot_collective = false;
+  /// Fast mode only (README, "Fast mode: grouped swap roll"): HPL_rollT's
+  /// P - 1 steps go in groups of this many consecutive steps, each group one
+  /// exchange per ring neighbour carrying that neighbour's bytes, its receives
+  /// marked Recv.repeat so the replay charges the group's other latencies.
+  /// 1 = step by step (reference mode); otherwise even (the two positions that
+  /// meet across the ring's end when P is odd do so one step apart).
+  int swap_roll_group = 1;
 };
 
 /// Throws std::invalid_argument naming the first bad field, expected vs actual.

@@ -122,6 +122,9 @@ private:
   // the exchanges of columns c..c+g-1 are emitted once, at column c, with g
   // times the bytes and their receives marked repeat = g.
   void exchange(std::int64_t c) {
+    if (g_.p <= 1) return;
+    if (config_.pivot_collective)
+      return b_.exchange(column_.base, column_.stride, column_.size, g_.icurrow, g_.jb, PFACT);
     const std::int64_t g = config_.pivot_group;
     if (g <= 1) return emit_pattern(b_, column_, exchange_, PFACT);
     if (c % g != 0) return;

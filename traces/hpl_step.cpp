@@ -1,6 +1,7 @@
 #include "traces/hpl_step.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "traces/hpl_bcast.hpp"
 #include "traces/hpl_pfact.hpp"
@@ -95,11 +96,57 @@ void HplStepEmitter::swap_exchange(ProgramBuilder& b, const HplPanel& pn, int ro
     spread_roll_pattern(s, row, ncols, first, roll);
     emit_pattern(b, column, first, SWAP);
     if (!current) b.compute(KERNEL_LASWP, staged ? CPU : res, own, ncols, 0, SWAP);
-    emit_pattern(b, column, roll, SWAP);
+    if (c_.swap_roll_group > 1)
+      emit_grouped_roll(b, column, roll, c_.swap_roll_group);
+    else
+      emit_pattern(b, column, roll, SWAP);
   }
   // Host staging: U and, off the current row, the rows that replace the pivot rows go back.
   if (staged) b.copy(Copy::H2D, doubles((pn.jb + (current ? 0 : own)) * ncols), SWAP);
   if (device_messages()) b.mark_device_buffers(first_op); // the rows travel from and to HBM
+}
+
+void HplStepEmitter::emit_grouped_roll(ProgramBuilder& b, const Communicator& column, const Pattern& roll,
+                                       int group) {
+  // HPL_rollT's steps alternate between the two ring neighbours. A group of
+  // consecutive steps moves both neighbours' bytes at once (receives posted,
+  // sends started, then all waited) and each receive charges the latencies of
+  // the group's other steps: on idle links a group takes (steps) latencies +
+  // its bytes over the rank's NIC, as step by step. Ranks still wait for each
+  // other at every group's end, as they do at every step of the roll.
+  struct Neighbour {
+    int peer = -1;
+    std::int64_t send_bytes = 0, recv_bytes = 0;
+  };
+  for (std::size_t g0 = 0; g0 < roll.size(); g0 += static_cast<std::size_t>(group)) {
+    const std::size_t g1 = std::min(roll.size(), g0 + static_cast<std::size_t>(group));
+    std::array<Neighbour, 2> n{};
+    int count = 0;
+    for (std::size_t k = g0; k < g1; ++k) {
+      const PeerMsg& m = roll[k];
+      int i = 0;
+      while (i < count && n[static_cast<std::size_t>(i)].peer != m.peer)
+        ++i;
+      if (i == count) n[static_cast<std::size_t>(count++)].peer = m.peer;
+      n[static_cast<std::size_t>(i)].send_bytes += m.send_bytes;
+      n[static_cast<std::size_t>(i)].recv_bytes += m.recv_bytes;
+    }
+    std::array<std::uint32_t, 4> tags{};
+    const int first = b.size();
+    for (int i = 0; i < count; ++i) {
+      const Neighbour& x = n[static_cast<std::size_t>(i)];
+      if (x.recv_bytes > 0)
+        tags[static_cast<std::size_t>(i)] = b.recv_async(column.rank_of(x.peer), x.recv_bytes, SWAP);
+    }
+    if (g1 - g0 > 1) b.mark_receives_repeated(first, static_cast<std::uint32_t>(g1 - g0));
+    for (int i = 0; i < count; ++i) {
+      const Neighbour& x = n[static_cast<std::size_t>(i)];
+      if (x.send_bytes > 0)
+        tags[static_cast<std::size_t>(2 + i)] = b.send_async(column.rank_of(x.peer), x.send_bytes, SWAP);
+    }
+    for (const std::uint32_t tag : tags)
+      b.wait(tag);
+  }
 }
 
 void HplStepEmitter::swap_unpack(ProgramBuilder& b, const HplPanel& pn, std::int64_t ncols) const {

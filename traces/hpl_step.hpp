@@ -72,6 +72,8 @@ private:
   /// Pack the rows, [D2H], swap messages, [H2D] (everything before the unpack).
   void swap_exchange(ProgramBuilder& b, const HplPanel& pn, int row, int col, std::int64_t ncols) const;
   void swap_unpack(ProgramBuilder& b, const HplPanel& pn, std::int64_t ncols) const;
+  static void emit_grouped_roll(ProgramBuilder& b, const Communicator& column, const Pattern& roll,
+                                int group);
   /// Swap + DTRSM + DGEMM of `ncols` columns on the CPU; the DGEMM is async if asked (tag returned).
   std::uint32_t update_cpu(ProgramBuilder& b, const HplPanel& pn, int row, int col, std::int64_t ncols,
                            bool async_gemm) const;

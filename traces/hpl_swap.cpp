@@ -190,7 +190,10 @@ void spread_roll_pattern(const SwapLayout& s, int myrow, std::int64_t ncols, Pat
       recv_pos = (pos + l + 1) % p;
       partner = next;
     }
-    add_send_recv(roll, partner, row_bytes(s.segment_rows(send_pos)), row_bytes(s.segment_rows(recv_pos)));
+    // One entry per step, empty ones included (they emit nothing), so that
+    // entry k is step k (fast mode's grouped roll cuts the roll by step).
+    roll.push_back({PeerMsg::Kind::SendRecv, partner, row_bytes(s.segment_rows(send_pos)),
+                    row_bytes(s.segment_rows(recv_pos))});
   }
 }
 

@@ -22,6 +22,9 @@ void OpRecycler::harvest(StepSchedule& step) {
         case Op::kWait:
           waits_.items.emplace_back(op.release_wait());
           break;
+        case Op::kExchange:
+          exchanges_.items.emplace_back(op.release_exchange());
+          break;
         case Op::KIND_NOT_SET:
           break;
         }

@@ -27,6 +27,7 @@ public:
   Recv* recv() { return take(recvs_); }
   Copy* copy() { return take(copies_); }
   Wait* wait() { return take(waits_); }
+  Exchange* exchange() { return take(exchanges_); }
 
 private:
   // Payloads are handed out in the order they were harvested (the order they
@@ -46,6 +47,7 @@ private:
   Pool<Recv> recvs_;
   Pool<Copy> copies_;
   Pool<Wait> waits_;
+  Pool<Exchange> exchanges_;
 };
 
 class ProgramBuilder {
@@ -105,6 +107,18 @@ public:
   /// Waits for `tag`; tag 0 (a skipped async op) is ignored.
   void wait(std::uint32_t tag) {
     if (tag != 0) payload<Wait>(program_->add_ops())->set_async_tag(tag);
+  }
+
+  /// Fast mode's collective pivot exchange (Exchange): the max-loc exchange
+  /// of one panel column among the members of `column`.
+  void exchange(int base, int stride, int size, int root_member, std::int64_t jb, Phase phase) {
+    Exchange* x = payload<Exchange>(program_->add_ops());
+    x->set_base(base);
+    x->set_stride(stride);
+    x->set_size(size);
+    x->set_root_member(root_member);
+    x->set_jb(jb);
+    x->set_phase(phase);
   }
 
   /// Marks the receives among ops [first, size()) as standing for `repeat`
@@ -186,6 +200,8 @@ private:
         if ((x = recycler_->recv()) != nullptr) op->set_allocated_recv(x);
       } else if constexpr (std::is_same_v<T, Copy>) {
         if ((x = recycler_->copy()) != nullptr) op->set_allocated_copy(x);
+      } else if constexpr (std::is_same_v<T, Exchange>) {
+        if ((x = recycler_->exchange()) != nullptr) op->set_allocated_exchange(x);
       } else {
         if ((x = recycler_->wait()) != nullptr) op->set_allocated_wait(x);
       }
@@ -199,6 +215,8 @@ private:
       return op->mutable_recv();
     else if constexpr (std::is_same_v<T, Copy>)
       return op->mutable_copy();
+    else if constexpr (std::is_same_v<T, Exchange>)
+      return op->mutable_exchange();
     else
       return op->mutable_wait();
   }

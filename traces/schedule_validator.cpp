@@ -218,6 +218,16 @@ ValidationReport validate_schedule(int ranks, const std::vector<const StepSchedu
           async = op.copy().has_async_tag();
           tag = op.copy().async_tag();
           break;
+        case Op::kExchange: {
+          const Exchange& x = op.exchange();
+          const bool member = x.stride() > 0 && x.size() > 0 && r >= x.base() &&
+                              (r - x.base()) % x.stride() == 0 && (r - x.base()) / x.stride() < x.size();
+          if (!member) c.error(where(k, r, i) + "exchange does not include its rank");
+          if (x.root_member() < 0 || x.root_member() >= x.size())
+            c.error(where(k, r, i) + "bad exchange root");
+          if (x.jb() <= 0 || !x.has_phase()) c.error(where(k, r, i) + "exchange lacks jb/phase");
+          break;
+        }
         case Op::kWait:
           if (tags.erase(op.wait().async_tag()) == 0)
             c.error(where(k, r, i) + "waits for tag " + std::to_string(op.wait().async_tag()) +

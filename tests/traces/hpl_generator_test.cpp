@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+
 #include <algorithm>
 #include <ctime>
 #include <random>
@@ -112,6 +114,67 @@ TEST(HplGenerator, EdgeGridsAreConsistent) {
       EXPECT_TRUE(r.ok()) << p << "x" << q << " mode " << mode << ": " << r.summary();
     }
   }
+}
+
+TEST(HplGenerator, FastModeShortcutsKeepTheScheduleConsistentAndTheBytes) {
+  // Fast mode's collective pivot exchange and grouped swap roll, on even and
+  // odd P (the roll's two even positions across the ring's end meet one step
+  // apart when P is odd): the run stays matched and deadlock-free, the pivot
+  // exchanges become one Exchange op per panel column and rank (no PFACT
+  // message is left), and the roll moves the same SWAP bytes in fewer messages.
+  for (const int p : {5, 6, 7, 12}) {
+    for (const int group : {2, 4, 8}) {
+      HplConfig c = small_config();
+      c.n = 480;
+      c.p = p;
+      c.q = 3;
+      c.swap = HplConfig::Swap::SpreadRoll;
+      c.depth = 1;
+      c.gpu = true;
+      c.host_staged = true;
+      HplConfig fast = c;
+      fast.pivot_collective = true;
+      fast.swap_roll_group = group;
+      const HplScheduleGenerator ref_gen(c), fast_gen(fast);
+      const auto ref_steps = all_steps(ref_gen), fast_steps = all_steps(fast_gen);
+      const ValidationReport r = validate_all(fast_gen, fast_steps);
+      ASSERT_TRUE(r.ok()) << "P " << p << " group " << group << ": " << r.summary();
+      const auto tally = [](const std::vector<StepSchedule>& steps) {
+        std::array<std::int64_t, 5> t{}; // swap sends, swap bytes, pfact sends, exchanges, pfact computes
+        for (const auto& s : steps)
+          for (const auto& prog : s.ranks())
+            for (const auto& op : prog.ops()) {
+              if (op.has_send() && op.send().phase() == SWAP) {
+                ++t[0];
+                t[1] += op.send().bytes();
+              }
+              if (op.has_send() && op.send().phase() == PFACT) ++t[2];
+              if (op.has_exchange()) ++t[3];
+              if (op.has_compute() && op.compute().phase() == PFACT) ++t[4];
+            }
+        return t;
+      };
+      const auto a = tally(ref_steps), b = tally(fast_steps);
+      EXPECT_EQ(b[1], a[1]) << "P " << p << " group " << group;
+      // A group of 2 is one step per neighbour: as many messages.
+      if (group > 2) {
+        EXPECT_LT(b[0], a[0]) << "P " << p << " group " << group;
+      } else {
+        EXPECT_EQ(b[0], a[0]) << "P " << p;
+      }
+      EXPECT_EQ(b[2], 0);
+      EXPECT_GT(a[2], 0);
+      // One exchange per matrix column for every rank of its owner column: P x N.
+      EXPECT_EQ(b[3], static_cast<std::int64_t>(p) * c.n);
+      EXPECT_EQ(b[4], a[4]);
+    }
+  }
+}
+
+TEST(HplGenerator, RejectsAnOddSwapRollGroup) {
+  HplConfig c = small_config();
+  c.swap_roll_group = 3;
+  EXPECT_THROW(HplScheduleGenerator{c}, std::invalid_argument);
 }
 
 TEST(HplGenerator, StepFlopsSumToTheHplCount) {

@@ -1,0 +1,201 @@
+#include "sim/pivot_exchange.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <queue>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+
+#include <simgrid/s4u/Barrier.hpp>
+#include <simgrid/s4u/Link.hpp>
+
+#include "models/protocol_model.hpp"
+#include "traces/comm_pattern.hpp"
+#include "traces/hpl_pfact.hpp"
+
+namespace hplsim::sim {
+
+std::vector<double> pivot_exchange_completion_s(int size, int root, std::int64_t jb, ExchangeNetwork& network,
+                                                const std::vector<double>* start_s) {
+  std::vector<double> t(static_cast<std::size_t>(std::max(size, 0)), 0.0);
+  if (start_s != nullptr) t = *start_s;
+  if (size <= 1) return t;
+  using traces::PeerMsg;
+  std::vector<traces::Pattern> patterns(t.size());
+  for (int m = 0; m < size; ++m)
+    traces::pivot_exchange_pattern(m, root, size, jb, patterns[static_cast<std::size_t>(m)]);
+  std::vector<std::size_t> pc(t.size(), 0);
+  const auto current = [&](int m) -> const PeerMsg* {
+    const auto& p = patterns[static_cast<std::size_t>(m)];
+    const std::size_t i = pc[static_cast<std::size_t>(m)];
+    return i < p.size() ? &p[i] : nullptr;
+  };
+  // Pairs whose two members are at their common message, earliest start
+  // first; pairs that start together form a round and share links.
+  struct Pair {
+    double start_s;
+    int a, b;
+    bool operator>(const Pair& o) const { return std::tie(start_s, a, b) > std::tie(o.start_s, o.a, o.b); }
+  };
+  std::priority_queue<Pair, std::vector<Pair>, std::greater<>> ready;
+  std::vector<char> queued(t.size(), 0);
+  const auto offer = [&](int a) {
+    const PeerMsg* ma = current(a);
+    if (ma == nullptr) return;
+    const int b = ma->peer;
+    const PeerMsg* mb = current(b);
+    if (mb == nullptr || mb->peer != a || queued[static_cast<std::size_t>(a)] ||
+        queued[static_cast<std::size_t>(b)])
+      return;
+    queued[static_cast<std::size_t>(a)] = queued[static_cast<std::size_t>(b)] = 1;
+    ready.push({std::max(t[static_cast<std::size_t>(a)], t[static_cast<std::size_t>(b)]), std::min(a, b),
+                std::max(a, b)});
+  };
+  const auto offer_pair = [&](int a) {
+    offer(a);
+    if (const PeerMsg* ma = current(a)) offer(ma->peer);
+  };
+  for (int m = 0; m < size; ++m)
+    offer(m);
+  std::vector<Pair> batch;
+  std::unordered_map<const void*, int> load;
+  const auto each_message = [&](const Pair& x, const auto& visit) {
+    const PeerMsg& m = *current(x.a);
+    if (m.send_bytes > 0) visit(x.a, x.b, m.send_bytes);
+    if (m.recv_bytes > 0) visit(x.b, x.a, m.recv_bytes);
+  };
+  while (!ready.empty()) {
+    batch.clear();
+    const double first_s = ready.top().start_s;
+    while (!ready.empty() && ready.top().start_s <= first_s) {
+      batch.push_back(ready.top());
+      ready.pop();
+      queued[static_cast<std::size_t>(batch.back().a)] = queued[static_cast<std::size_t>(batch.back().b)] = 0;
+    }
+    load.clear();
+    for (const Pair& x : batch)
+      each_message(x, [&](int from, int to, std::int64_t) {
+        for (const auto& [link, bw] : network.route(from, to).links)
+          ++load[link];
+      });
+    for (const Pair& x : batch) {
+      double seconds = 0.0;
+      each_message(x, [&](int from, int to, std::int64_t bytes) {
+        const ExchangeNetwork::Route& r = network.route(from, to);
+        double rate = std::numeric_limits<double>::infinity();
+        for (const auto& [link, bw] : r.links)
+          rate = std::min(rate, bw / load[link]);
+        rate *= network.bandwidth_factor(bytes);
+        const double transfer_s = std::isfinite(rate) && rate > 0.0 ? static_cast<double>(bytes) / rate : 0.0;
+        seconds = std::max(seconds, network.latency_s(r.path_s, bytes) + transfer_s);
+      });
+      t[static_cast<std::size_t>(x.a)] = t[static_cast<std::size_t>(x.b)] = x.start_s + seconds;
+      ++pc[static_cast<std::size_t>(x.a)];
+      ++pc[static_cast<std::size_t>(x.b)];
+    }
+    for (const Pair& x : batch) {
+      offer_pair(x.a);
+      offer_pair(x.b);
+    }
+  }
+  for (int m = 0; m < size; ++m)
+    if (current(m) != nullptr)
+      throw std::logic_error("pivot exchange: member " + std::to_string(m) + " of " + std::to_string(size) +
+                             " is left waiting for member " + std::to_string(current(m)->peer));
+  return t;
+}
+
+// The replay's machine: routes between the members' hosts, the protocol
+// model's corrections as install_protocol (sim/simulation.cpp) applies them.
+class PivotExchanges::Network final : public ExchangeNetwork {
+public:
+  Network(PivotExchanges& owner, int base, int stride) : owner_(owner), base_(base), stride_(stride) {}
+  const Route& route(int from, int to) override {
+    const int a = base_ + from * stride_, b = base_ + to * stride_;
+    const std::uint64_t key = (static_cast<std::uint64_t>(a) << 32) | static_cast<std::uint32_t>(b);
+    auto it = owner_.routes_.find(key);
+    if (it != owner_.routes_.end()) return it->second;
+    std::vector<sg4::Link*> links;
+    Route r;
+    owner_.platform_.set_querying(true);
+    owner_.platform_.cpu(a)->route_to(owner_.platform_.cpu(b), links, &r.path_s);
+    owner_.platform_.set_querying(false);
+    for (const sg4::Link* l : links)
+      r.links.emplace_back(l, l->get_bandwidth());
+    return owner_.routes_.emplace(key, std::move(r)).first->second;
+  }
+  double latency_s(double path_s, std::int64_t bytes) const override {
+    const models::ProtocolModel* pm = owner_.protocol_;
+    if (pm == nullptr) return path_s;
+    const double size = static_cast<double>(bytes);
+    return pm->latency_factor(size) * path_s + pm->send_overhead_s(size) + pm->recv_overhead_s(size) +
+           pm->rendezvous_extra_latency_s(size);
+  }
+  double bandwidth_factor(std::int64_t bytes) const override {
+    return owner_.protocol_ == nullptr ? 1.0 : owner_.protocol_->bandwidth_factor(static_cast<double>(bytes));
+  }
+
+private:
+  PivotExchanges& owner_;
+  int base_, stride_;
+};
+
+PivotExchanges::PivotExchanges(const Platform& platform, const models::ProtocolModel* protocol,
+                               const std::vector<bool>* active_ranks)
+    : platform_(platform), protocol_(protocol), active_(active_ranks) {}
+
+std::vector<double> PivotExchanges::replay(const traces::Exchange& x, std::vector<double>& arrival_s) {
+  double first_s = std::numeric_limits<double>::infinity();
+  for (const double a : arrival_s)
+    if (!std::isnan(a)) first_s = std::min(first_s, a);
+  for (double& a : arrival_s)
+    if (std::isnan(a)) a = first_s;
+  Network network(*this, x.base(), x.stride());
+  return pivot_exchange_completion_s(x.size(), x.root_member(), x.jb(), network, &arrival_s);
+}
+
+int PivotExchanges::active_members(const traces::Exchange& x) {
+  if (active_ == nullptr) return x.size();
+  const auto key = std::make_pair(x.base(), x.stride());
+  auto it = active_count_.find(key);
+  if (it != active_count_.end()) return it->second;
+  int n = 0;
+  for (int m = 0; m < x.size(); ++m)
+    n += (*active_)[static_cast<std::size_t>(x.base() + m * x.stride())] ? 1 : 0;
+  return active_count_.emplace(key, n).first->second;
+}
+
+double PivotExchanges::meet(int rank, const traces::Exchange& x, std::size_t pos, int seq) {
+  const int member = x.stride() > 0 ? (rank - x.base()) / x.stride() : -1;
+  if (member < 0 || member >= x.size() || x.base() + member * x.stride() != rank)
+    throw std::runtime_error("schedule: rank " + std::to_string(rank) + " is not a member of its exchange");
+  const double now = sg4::Engine::get_clock();
+  const int expected = active_members(x);
+  if (expected <= 1) {
+    std::vector<double> arrival(static_cast<std::size_t>(x.size()), std::nan(""));
+    arrival[static_cast<std::size_t>(member)] = now;
+    return replay(x, arrival)[static_cast<std::size_t>(member)];
+  }
+  const auto key = std::make_tuple(x.base(), x.stride(), pos, seq);
+  auto it = meetings_.find(key);
+  if (it == meetings_.end()) {
+    auto m = std::make_shared<Meeting>();
+    m->barrier = sg4::Barrier::create(static_cast<unsigned>(expected));
+    m->arrival_s.assign(static_cast<std::size_t>(x.size()), std::nan(""));
+    it = meetings_.emplace(key, std::move(m)).first;
+  }
+  const std::shared_ptr<Meeting> meeting = it->second;
+  meeting->arrival_s[static_cast<std::size_t>(member)] = now;
+  if (++meeting->arrived == expected) {
+    meeting->done_s = replay(x, meeting->arrival_s);
+    meetings_.erase(it);
+  }
+  meeting->barrier->wait();
+  return meeting->done_s[static_cast<std::size_t>(member)];
+}
+
+} // namespace hplsim::sim
