@@ -49,10 +49,6 @@ namespace {
 // traffic is what overlaps step k, not step k+2's.
 constexpr int kCooldownSteps = 1;
 
-// options.fast.swap_roll_group when the steps are folded and it is unset
-// (README, "Fast mode: grouped swap roll": measured against step by step).
-constexpr int kFoldedSwapRollGroup = 8;
-
 struct Sample {
   double step_s = 0.0; // d(k)
   std::array<double, kPhaseCount> phase_s{};
@@ -94,9 +90,7 @@ public:
     shortcuts.pivot_group = plan_.pivot_group;
     const auto when_folded = [this](Fold f) { return f == Fold::On || (f == Fold::Auto && fold_); };
     shortcuts.pivot_collective = when_folded(plan_.pivot_collective);
-    shortcuts.swap_roll_group = plan_.swap_roll_group > 0 ? plan_.swap_roll_group
-                                : fold_                   ? kFoldedSwapRollGroup
-                                                          : 1;
+    shortcuts.swap_roll_group = plan_.swap_roll_group;
     shortcuts.ring_aggregated = plan_.ring_aggregate;
     source_ = make_schedule_source(sc_, shortcuts);
     check_kernel_coverage(sc_, *source_, *kernels_);

@@ -172,9 +172,9 @@ struct FastConfig {
   int pivot_group = 1;
   bool ring_aggregate = true;
   // Auto: on in folded windows only (README, "Fast mode: collective pivot
-  // exchange" and "aggregated swap roll": their errors were measured there).
+  // exchange": its error was measured there).
   Fold pivot_collective = Fold::Auto;
-  int swap_roll_group = 0; // 0 = auto: kFoldedSwapRollGroup when folded, else 1
+  int swap_roll_group = 1; // step by step (README, "Fast mode: grouped swap roll": tried, optimistic)
   int fold_above_ranks = 4096;
 };
 

@@ -161,6 +161,16 @@ TEST(ScenarioLoader, RejectsDepthTwo) {
             "x.textproto:31:3: workload.depth must be 0 or 1, got 2");
 }
 
+TEST(ScenarioLoader, RejectsAnOddSwapRollGroup) {
+  // The grouped roll needs whole pairs of steps (sim/scenario.proto, swap_roll_group).
+  ScenarioOverrides o;
+  o.set = {"options.fast.swap_roll_group=3"};
+  const std::string e = error_of(kValid, o);
+  EXPECT_NE(e.find("options.fast.swap_roll_group must be 1 or even, got 3"), std::string::npos) << e;
+  o.set = {"options.fast.swap_roll_group=4"};
+  EXPECT_EQ(error_of(kValid, o), "");
+}
+
 TEST(ScenarioLoader, RejectsUnknownSetPath) {
   ScenarioOverrides o;
   o.set = {"workload.nbb=3"};
