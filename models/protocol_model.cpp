@@ -99,6 +99,11 @@ double ProtocolModel::rendezvous_extra_latency_s(double bytes) const {
   return is_eager(bytes) ? 0.0 : params_.rendezvous_extra_latency_s();
 }
 
+double ProtocolModel::message_latency_s(double path_s, double bytes) const {
+  const double extra_s = send_overhead_s(bytes) + recv_overhead_s(bytes) + rendezvous_extra_latency_s(bytes);
+  return latency_factor(bytes) * path_s + extra_s;
+}
+
 ProtocolParams rescale_protocol(const ProtocolParams& params, double path_latency_s,
                                 double path_bandwidth_bytes_per_s) {
   require_positive("(target) path_latency_s", path_latency_s);

@@ -27,6 +27,10 @@ public:
   bool is_eager(double bytes) const;
   /// rendezvous_extra_latency_s for rendezvous messages, 0 for eager ones.
   double rendezvous_extra_latency_s(double bytes) const;
+  /// A message's effective latency on a route whose links' latencies sum to
+  /// `path_s`: path_s x latency_factor + both overheads + the rendezvous
+  /// handshake (the overheads are latency, not CPU time: README, "Protocol model").
+  double message_latency_s(double path_s, double bytes) const;
   const ProtocolParams& params() const { return params_; }
 
 private:

@@ -130,10 +130,7 @@ public:
   }
   double latency_s(double path_s, std::int64_t bytes) const override {
     const models::ProtocolModel* pm = owner_.protocol_;
-    if (pm == nullptr) return path_s;
-    const double size = static_cast<double>(bytes);
-    return pm->latency_factor(size) * path_s + pm->send_overhead_s(size) + pm->recv_overhead_s(size) +
-           pm->rendezvous_extra_latency_s(size);
+    return pm == nullptr ? path_s : pm->message_latency_s(path_s, static_cast<double>(bytes));
   }
   double bandwidth_factor(std::int64_t bytes) const override {
     return owner_.protocol_ == nullptr ? 1.0 : owner_.protocol_->bandwidth_factor(static_cast<double>(bytes));

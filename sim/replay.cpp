@@ -503,11 +503,8 @@ private:
       st_.platform.set_querying(false);
       route_latency_cache_.emplace_back(from, path_s);
     }
-    const models::ProtocolModel* pm = st_.protocol;
-    if (pm == nullptr) return path_s;
-    const double size = static_cast<double>(bytes);
-    return pm->latency_factor(size) * path_s + pm->send_overhead_s(size) + pm->recv_overhead_s(size) +
-           pm->rendezvous_extra_latency_s(size);
+    return st_.protocol == nullptr ? path_s
+                                   : st_.protocol->message_latency_s(path_s, static_cast<double>(bytes));
   }
 
   void copy(const traces::Copy& c, std::size_t pos, double t0) {

@@ -212,11 +212,8 @@ void install_protocol(const models::ProtocolModel& protocol) {
     // Effective latency L*lf(b) + o_s + o_r + rendezvous(b): the software
     // overheads and the rendezvous handshake are added to the path latency
     // (README, "Protocol model": why overheads are latency, not CPU time).
-    const double extra_s =
-        pm->send_overhead_s(size) + pm->recv_overhead_s(size) + pm->rendezvous_extra_latency_s(size);
-    const double factor = pm->latency_factor(size);
-    if (path_latency_s <= 0.0) return factor;
-    return (factor * path_latency_s + extra_s) / path_latency_s;
+    if (path_latency_s <= 0.0) return pm->latency_factor(size);
+    return pm->message_latency_s(path_latency_s, size) / path_latency_s;
   });
   model->set_bw_factor_cb(
       [pm](double size, const sg4::Host*, const sg4::Host*, const std::vector<sg4::Link*>&,
