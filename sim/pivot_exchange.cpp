@@ -14,20 +14,24 @@
 #include <simgrid/s4u/Link.hpp>
 
 #include "models/protocol_model.hpp"
-#include "traces/comm_pattern.hpp"
 #include "traces/hpl_pfact.hpp"
 
 namespace hplsim::sim {
 
-std::vector<double> pivot_exchange_completion_s(int size, int root, std::int64_t jb, ExchangeNetwork& network,
-                                                const std::vector<double>* start_s) {
-  std::vector<double> t(static_cast<std::size_t>(std::max(size, 0)), 0.0);
-  if (start_s != nullptr) t = *start_s;
-  if (size <= 1) return t;
-  using traces::PeerMsg;
-  std::vector<traces::Pattern> patterns(t.size());
+std::vector<traces::Pattern> pivot_exchange_patterns(int size, int root, std::int64_t jb) {
+  std::vector<traces::Pattern> patterns(static_cast<std::size_t>(std::max(size, 0)));
   for (int m = 0; m < size; ++m)
     traces::pivot_exchange_pattern(m, root, size, jb, patterns[static_cast<std::size_t>(m)]);
+  return patterns;
+}
+
+std::vector<double> pivot_exchange_completion_s(const std::vector<traces::Pattern>& patterns,
+                                                ExchangeNetwork& network,
+                                                const std::vector<double>* start_s) {
+  const int size = static_cast<int>(patterns.size());
+  std::vector<double> t = start_s != nullptr ? *start_s : std::vector<double>(patterns.size(), 0.0);
+  if (size <= 1) return t;
+  using traces::PeerMsg;
   std::vector<std::size_t> pc(t.size(), 0);
   const auto current = [&](int m) -> const PeerMsg* {
     const auto& p = patterns[static_cast<std::size_t>(m)];
@@ -121,9 +125,7 @@ public:
     if (it != owner_.routes_.end()) return it->second;
     std::vector<sg4::Link*> links;
     Route r;
-    owner_.platform_.set_querying(true);
-    owner_.platform_.cpu(a)->route_to(owner_.platform_.cpu(b), links, &r.path_s);
-    owner_.platform_.set_querying(false);
+    r.path_s = owner_.platform_.query_route(a, b, links);
     for (const sg4::Link* l : links)
       r.links.emplace_back(l, l->get_bandwidth());
     return owner_.routes_.emplace(key, std::move(r)).first->second;
@@ -151,8 +153,13 @@ std::vector<double> PivotExchanges::replay(const traces::Exchange& x, std::vecto
     if (!std::isnan(a)) first_s = std::min(first_s, a);
   for (double& a : arrival_s)
     if (std::isnan(a)) a = first_s;
+  const auto key = std::make_tuple(x.size(), x.root_member(), x.jb());
+  if (key != patterns_key_) {
+    patterns_ = pivot_exchange_patterns(x.size(), x.root_member(), x.jb());
+    patterns_key_ = key;
+  }
   Network network(*this, x.base(), x.stride());
-  return pivot_exchange_completion_s(x.size(), x.root_member(), x.jb(), network, &arrival_s);
+  return pivot_exchange_completion_s(patterns_, network, &arrival_s);
 }
 
 int PivotExchanges::active_members(const traces::Exchange& x) {
@@ -167,8 +174,8 @@ int PivotExchanges::active_members(const traces::Exchange& x) {
 }
 
 double PivotExchanges::meet(int rank, const traces::Exchange& x, std::size_t pos, int seq) {
-  const int member = x.stride() > 0 ? (rank - x.base()) / x.stride() : -1;
-  if (member < 0 || member >= x.size() || x.base() + member * x.stride() != rank)
+  const int member = traces::Communicator{x.base(), x.stride(), x.size()}.member_of(rank);
+  if (member < 0)
     throw std::runtime_error("schedule: rank " + std::to_string(rank) + " is not a member of its exchange");
   const double now = sg4::Engine::get_clock();
   const int expected = active_members(x);

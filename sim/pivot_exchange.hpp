@@ -1,11 +1,10 @@
 #pragma once
 // Fast mode's collective pivot exchange (traces::Exchange; README, "Fast mode:
-// collective pivot exchange"): when each member of a process column reaches
-// the end of HPL's max-loc exchange of one panel column (HPL_pdmxswp), if all
-// of them enter it together, from the message pattern of every member and the
-// time each message takes on its route.
+// collective pivot exchange"): when each member of a process column is done
+// with HPL's max-loc exchange of one panel column (HPL_pdmxswp), from the
+// members' arrival times, their message patterns and the time each message
+// takes on its route.
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <memory>
 #include <tuple>
@@ -14,6 +13,7 @@
 #include <vector>
 
 #include "sim/platform.hpp"
+#include "traces/comm_pattern.hpp"
 #include "traces/schedule.pb.h"
 
 namespace hplsim::models {
@@ -38,10 +38,14 @@ public:
   virtual double bandwidth_factor(std::int64_t bytes) const = 0;
 };
 
-/// Completion time of every member (index = member) of the pivot exchange of
-/// a column of `size` members whose diagonal row is on member `root`, panel
-/// width `jb`, member m entering at (*start_s)[m] (all at 0 when null). The members' patterns are
-/// traces::pivot_exchange_pattern's, replayed as the replay runs messages:
+/// Every member's message pattern (traces::pivot_exchange_pattern, index =
+/// member) of the pivot exchange of a column of `size` members whose diagonal
+/// row is on member `root`, panel width `jb`.
+std::vector<traces::Pattern> pivot_exchange_patterns(int size, int root, std::int64_t jb);
+
+/// Completion time of every member (index = member) of an exchange of these
+/// `patterns`, member m entering at (*start_s)[m] (all at 0 when null),
+/// the patterns replayed as the replay runs messages:
 /// a blocking send and its receive meet (rendezvous) and finish together one
 /// message time after the later of the two got there; HPL_sdrv's exchange
 /// (both directions at once) finishes after the slower direction. Messages
@@ -49,7 +53,8 @@ public:
 /// equal messages: each gets the link's bandwidth over their number), as the
 /// binary exchange's rounds do on the fabric. Throws std::logic_error if the
 /// patterns do not match up (a generator bug).
-std::vector<double> pivot_exchange_completion_s(int size, int root, std::int64_t jb, ExchangeNetwork& network,
+std::vector<double> pivot_exchange_completion_s(const std::vector<traces::Pattern>& patterns,
+                                                ExchangeNetwork& network,
                                                 const std::vector<double>* start_s = nullptr);
 
 /// The replay's side of traces::Exchange, shared by the rank actors of one
@@ -82,6 +87,9 @@ private:
   const std::vector<bool>* active_;
   std::unordered_map<std::uint64_t, ExchangeNetwork::Route> routes_; // by (from rank, to rank)
   std::map<std::pair<int, int>, int> active_count_;
+  // The last panel's member patterns: the jb exchanges of a panel share them.
+  std::tuple<int, int, std::int64_t> patterns_key_{-1, -1, -1}; // size, root, jb
+  std::vector<traces::Pattern> patterns_;
   struct Meeting {
     sg4::BarrierPtr barrier;
     std::vector<double> arrival_s; // NaN until the member arrives (phantoms stay NaN)

@@ -53,7 +53,11 @@ std::size_t Platform::link_count() const {
 void Platform::announce_flow(int from_rank, int to_rank, double bytes) const {
   zone_->announce_flow(from_rank, to_rank, bytes);
 }
-void Platform::set_querying(bool querying) const {
-  zone_->set_querying(querying);
+double Platform::query_route(int from_rank, int to_rank, std::vector<sg4::Link*>& links) const {
+  double path_s = 0.0;
+  zone_->set_querying(true);
+  cpu(from_rank)->route_to(cpu(to_rank), links, &path_s);
+  zone_->set_querying(false);
+  return path_s;
 }
 } // namespace hplsim::sim

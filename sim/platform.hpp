@@ -77,8 +77,9 @@ public:
   std::size_t link_count() const;
   /// A network message about to start (adaptive routing weighs paths by flows).
   void announce_flow(int from_rank, int to_rank, double bytes) const;
-  /// Route queries between these calls are estimates, not flows.
-  void set_querying(bool querying) const;
+  /// The links from rank a's host to rank b's and their summed latency, as a
+  /// lookup: adaptive routing does not count it as a flow.
+  double query_route(int from_rank, int to_rank, std::vector<sg4::Link*>& links) const;
 
 private:
   PlatformSpec spec_;

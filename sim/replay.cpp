@@ -492,17 +492,14 @@ private:
   // model charges it: the route's link latencies, scaled and augmented by the
   // protocol model when there is one (sim/simulation.cpp, install_protocol).
   double message_latency_s(int from, std::int64_t bytes) {
-    double path_s = -1.0;
-    for (const auto& [peer, route_s] : route_latency_cache_)
-      if (peer == from) path_s = route_s;
-    if (path_s < 0.0) {
+    auto it = std::find_if(route_latency_cache_.begin(), route_latency_cache_.end(),
+                           [from](const auto& entry) { return entry.first == from; });
+    if (it == route_latency_cache_.end()) {
       std::vector<sg4::Link*> links;
-      path_s = 0.0;
-      st_.platform.set_querying(true);
-      st_.platform.cpu(from)->route_to(st_.platform.cpu(rank_), links, &path_s);
-      st_.platform.set_querying(false);
-      route_latency_cache_.emplace_back(from, path_s);
+      route_latency_cache_.emplace_back(from, st_.platform.query_route(from, rank_, links));
+      it = route_latency_cache_.end() - 1;
     }
+    const double path_s = it->second;
     return st_.protocol == nullptr ? path_s
                                    : st_.protocol->message_latency_s(path_s, static_cast<double>(bytes));
   }

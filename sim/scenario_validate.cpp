@@ -427,10 +427,10 @@ void validate_scenario(LoadedScenario& loaded, const pb::TextFormat::ParseInfoTr
   fast.at_least("max_windows", 1);
   fast.at_least("pivot_group", 1);
   fast.at_least("swap_roll_group", 1);
-  if (fast.has("swap_roll_group") && fast.integer("swap_roll_group") > 1 &&
-      fast.integer("swap_roll_group") % 2 != 0)
-    fast.fail("swap_roll_group", fast.path("swap_roll_group") + " must be 1 or even, got " +
-                                     std::to_string(fast.integer("swap_roll_group")));
+  if (const std::int64_t g = fast.integer("swap_roll_group");
+      fast.has("swap_roll_group") && g > 1 && g % 2 != 0)
+    fast.fail("swap_roll_group",
+              fast.path("swap_roll_group") + " must be 1 or even, got " + std::to_string(g));
   check_fit(c, resolve(loaded), s);
 }
 

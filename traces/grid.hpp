@@ -67,6 +67,12 @@ struct Communicator {
   int stride = 1;
   int size = 1;
   int rank_of(int member) const { return base + member * stride; }
+  /// The member index of `rank`, or -1 when it is not a member.
+  int member_of(int rank) const {
+    if (stride <= 0 || rank < base || (rank - base) % stride != 0) return -1;
+    const int m = (rank - base) / stride;
+    return m < size ? m : -1;
+  }
 
   /// The process row `row` of the grid (HPL's row_comm, members ordered by column).
   static Communicator row(const ProcessGrid& g, int row) {

@@ -123,8 +123,7 @@ private:
   // times the bytes and their receives marked repeat = g.
   void exchange(std::int64_t c) {
     if (g_.p <= 1) return;
-    if (config_.pivot_collective)
-      return b_.exchange(column_.base, column_.stride, column_.size, g_.icurrow, g_.jb, PFACT);
+    if (config_.pivot_collective) return b_.exchange(column_, g_.icurrow, g_.jb, PFACT);
     const std::int64_t g = config_.pivot_group;
     if (g <= 1) return emit_pattern(b_, column_, exchange_, PFACT);
     if (c % g != 0) return;

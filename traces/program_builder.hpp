@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "traces/grid.hpp"
 #include "traces/schedule.pb.h"
 
 namespace hplsim::traces {
@@ -111,11 +112,11 @@ public:
 
   /// Fast mode's collective pivot exchange (Exchange): the max-loc exchange
   /// of one panel column among the members of `column`.
-  void exchange(int base, int stride, int size, int root_member, std::int64_t jb, Phase phase) {
+  void exchange(const Communicator& column, int root_member, std::int64_t jb, Phase phase) {
     Exchange* x = payload<Exchange>(program_->add_ops());
-    x->set_base(base);
-    x->set_stride(stride);
-    x->set_size(size);
+    x->set_base(column.base);
+    x->set_stride(column.stride);
+    x->set_size(column.size);
     x->set_root_member(root_member);
     x->set_jb(jb);
     x->set_phase(phase);

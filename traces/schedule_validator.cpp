@@ -1,6 +1,8 @@
 #include "traces/schedule_validator.hpp"
 
 #include <deque>
+
+#include "traces/grid.hpp"
 #include <unordered_map>
 
 namespace hplsim::traces {
@@ -220,9 +222,8 @@ ValidationReport validate_schedule(int ranks, const std::vector<const StepSchedu
           break;
         case Op::kExchange: {
           const Exchange& x = op.exchange();
-          const bool member = x.stride() > 0 && x.size() > 0 && r >= x.base() &&
-                              (r - x.base()) % x.stride() == 0 && (r - x.base()) / x.stride() < x.size();
-          if (!member) c.error(where(k, r, i) + "exchange does not include its rank");
+          if (Communicator{x.base(), x.stride(), x.size()}.member_of(r) < 0)
+            c.error(where(k, r, i) + "exchange does not include its rank");
           if (x.root_member() < 0 || x.root_member() >= x.size())
             c.error(where(k, r, i) + "bad exchange root");
           if (x.jb() <= 0 || !x.has_phase()) c.error(where(k, r, i) + "exchange lacks jb/phase");

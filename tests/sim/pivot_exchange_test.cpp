@@ -26,13 +26,13 @@ private:
 TEST(PivotExchange, UniformLatencyGivesTheRoundsOfTheBinaryExchange) {
   // 16 members meet in log2(16) = 4 exchange rounds.
   UniformLatency net;
-  const auto t = pivot_exchange_completion_s(16, 3, 64, net);
+  const auto t = pivot_exchange_completion_s(pivot_exchange_patterns(16, 3, 64), net);
   for (const double x : t)
     EXPECT_NEAR(x, 4e-6, 1e-15);
   // 18 = 16 + 2: the two extra members hand their candidate in first and get
   // the result last (HPL_pdmxswp's fold): 1 + 4 + 1 rounds for everyone on the
   // path of an extra member, 4 + 1 for the members whose partner is not extra.
-  const auto u = pivot_exchange_completion_s(18, 0, 64, net);
+  const auto u = pivot_exchange_completion_s(pivot_exchange_patterns(18, 0, 64), net);
   double latest = 0.0;
   for (const double x : u)
     latest = std::max(latest, x);
@@ -46,13 +46,13 @@ TEST(PivotExchange, LateMembersHoldEveryoneBackThroughTheRounds) {
   std::vector<double> start(16);
   for (int m = 0; m < 16; ++m)
     start[static_cast<std::size_t>(m)] = m * 1e-6;
-  for (const double x : pivot_exchange_completion_s(16, 0, 64, net, &start))
+  for (const double x : pivot_exchange_completion_s(pivot_exchange_patterns(16, 0, 64), net, &start))
     EXPECT_NEAR(x, 19e-6, 1e-15);
 }
 
 TEST(PivotExchange, AMemberAloneDoesNotWait) {
   UniformLatency net;
-  EXPECT_EQ(pivot_exchange_completion_s(1, 0, 64, net), std::vector<double>{0.0});
+  EXPECT_EQ(pivot_exchange_completion_s(pivot_exchange_patterns(1, 0, 64), net), std::vector<double>{0.0});
 }
 
 // One column of `p` ranks, one per node of a fat tree of 4-port leaves: the
@@ -65,7 +65,7 @@ std::vector<std::vector<traces::Op>> column_programs(int p, int root, bool colle
     prog.set_rank(r);
     traces::ProgramBuilder b(&prog);
     if (collective) {
-      b.exchange(0, 1, p, root, 64, traces::PFACT);
+      b.exchange(traces::Communicator{0, 1, p}, root, 64, traces::PFACT);
     } else {
       traces::Pattern pattern;
       traces::pivot_exchange_pattern(r, root, p, 64, pattern);
