@@ -90,6 +90,11 @@ public:
     shortcuts.pivot_group = plan_.pivot_group;
     const auto when_folded = [this](Fold f) { return f == Fold::On || (f == Fold::Auto && fold_); };
     shortcuts.pivot_collective = when_folded(plan_.pivot_collective);
+    // Auto: with the collective pivot exchange, where the panel's core is free
+    // (the updates run on the GPUs).
+    shortcuts.panel_collective = plan_.panel_collective == Fold::On ||
+                                 (plan_.panel_collective == Fold::Auto && shortcuts.pivot_collective &&
+                                  sc_.machine.node.gpus_per_node() > 0);
     shortcuts.swap_roll_group = plan_.swap_roll_group;
     shortcuts.ring_aggregated = plan_.ring_aggregate;
     source_ = make_schedule_source(sc_, shortcuts);

@@ -162,6 +162,30 @@ std::vector<double> PivotExchanges::replay(const traces::Exchange& x, std::vecto
   return pivot_exchange_completion_s(patterns_, network, &arrival_s);
 }
 
+std::vector<double> PivotExchanges::replay_panel(const traces::Exchange& x,
+                                                 const std::vector<double>& arrival_s,
+                                                 const std::vector<std::vector<double>>& segments) {
+  const std::size_t size = arrival_s.size();
+  const std::size_t exchanges = static_cast<std::size_t>(x.jb());
+  std::vector<double> t = arrival_s; // NaN for folded-away members
+  std::vector<double> enter(size);
+  for (std::size_t m = 0; m < size; ++m)
+    if (!std::isnan(t[m]) && segments[m].size() != exchanges + 1)
+      throw std::logic_error("panel collective: member " + std::to_string(m) + " has " +
+                             std::to_string(segments[m].size()) + " segments for " +
+                             std::to_string(exchanges) + " exchanges");
+  for (std::size_t j = 0; j < exchanges; ++j) {
+    for (std::size_t m = 0; m < size; ++m)
+      enter[m] = std::isnan(t[m]) ? t[m] : t[m] + segments[m][j];
+    const std::vector<double> done = replay(x, enter); // fills the phantoms' NaN in `enter`
+    for (std::size_t m = 0; m < size; ++m)
+      if (!std::isnan(t[m])) t[m] = done[m];
+  }
+  for (std::size_t m = 0; m < size; ++m)
+    if (!std::isnan(t[m])) t[m] += segments[m][exchanges];
+  return t;
+}
+
 int PivotExchanges::active_members(const traces::Exchange& x) {
   if (active_ == nullptr) return x.size();
   const auto key = std::make_pair(x.base(), x.stride());
@@ -173,15 +197,24 @@ int PivotExchanges::active_members(const traces::Exchange& x) {
   return active_count_.emplace(key, n).first->second;
 }
 
-double PivotExchanges::meet(int rank, const traces::Exchange& x, std::size_t pos, int seq) {
+double PivotExchanges::meet(int rank, const traces::Exchange& x, std::size_t pos, int seq,
+                            const std::vector<double>* segments) {
   const int member = traces::Communicator{x.base(), x.stride(), x.size()}.member_of(rank);
   if (member < 0)
     throw std::runtime_error("schedule: rank " + std::to_string(rank) + " is not a member of its exchange");
   const double now = sg4::Engine::get_clock();
   const int expected = active_members(x);
+  const bool panel = x.has_panel();
+  if (panel && segments == nullptr)
+    throw std::logic_error("panel collective: rank " + std::to_string(rank) + " brought no segments");
   if (expected <= 1) {
     std::vector<double> arrival(static_cast<std::size_t>(x.size()), std::nan(""));
     arrival[static_cast<std::size_t>(member)] = now;
+    if (panel) {
+      std::vector<std::vector<double>> alone(static_cast<std::size_t>(x.size()));
+      alone[static_cast<std::size_t>(member)] = *segments;
+      return replay_panel(x, arrival, alone)[static_cast<std::size_t>(member)];
+    }
     return replay(x, arrival)[static_cast<std::size_t>(member)];
   }
   const auto key = std::make_tuple(x.base(), x.stride(), pos, seq);
@@ -190,12 +223,15 @@ double PivotExchanges::meet(int rank, const traces::Exchange& x, std::size_t pos
     auto m = std::make_shared<Meeting>();
     m->barrier = sg4::Barrier::create(static_cast<unsigned>(expected));
     m->arrival_s.assign(static_cast<std::size_t>(x.size()), std::nan(""));
+    if (panel) m->segments.resize(static_cast<std::size_t>(x.size()));
     it = meetings_.emplace(key, std::move(m)).first;
   }
   const std::shared_ptr<Meeting> meeting = it->second;
   meeting->arrival_s[static_cast<std::size_t>(member)] = now;
+  if (panel) meeting->segments[static_cast<std::size_t>(member)] = *segments;
   if (++meeting->arrived == expected) {
-    meeting->done_s = replay(x, meeting->arrival_s);
+    meeting->done_s =
+        panel ? replay_panel(x, meeting->arrival_s, meeting->segments) : replay(x, meeting->arrival_s);
     meetings_.erase(it);
   }
   meeting->barrier->wait();

@@ -75,12 +75,20 @@ public:
   /// Called by `rank` (from its actor) at its `seq`-th exchange of step
   /// position `pos`; blocks until the active members have arrived and returns
   /// the (simulated) time at which this rank is done with the exchange.
-  double meet(int rank, const traces::Exchange& x, std::size_t pos, int seq);
+  /// For a collective panel factorization (x.has_panel()), `segments` is the
+  /// rank's CPU time before each of the jb exchanges and after the last (jb +
+  /// 1 values): the exchanges are replayed in turn, member m entering
+  /// exchange j when it is done with exchange j - 1 (or arrived) plus its
+  /// segment j; a folded-away member enters each with the first active one.
+  double meet(int rank, const traces::Exchange& x, std::size_t pos, int seq,
+              const std::vector<double>* segments = nullptr);
 
 private:
   class Network;
   int active_members(const traces::Exchange& x);
   std::vector<double> replay(const traces::Exchange& x, std::vector<double>& arrival_s);
+  std::vector<double> replay_panel(const traces::Exchange& x, const std::vector<double>& arrival_s,
+                                   const std::vector<std::vector<double>>& segments);
 
   const Platform& platform_;
   const models::ProtocolModel* protocol_;
@@ -92,7 +100,8 @@ private:
   std::vector<traces::Pattern> patterns_;
   struct Meeting {
     sg4::BarrierPtr barrier;
-    std::vector<double> arrival_s; // NaN until the member arrives (phantoms stay NaN)
+    std::vector<double> arrival_s;             // NaN until the member arrives (phantoms stay NaN)
+    std::vector<std::vector<double>> segments; // collective panel: per member (phantoms: empty)
     int arrived = 0;
     std::vector<double> done_s; // filled by the last to arrive
   };

@@ -2,6 +2,7 @@
 
 #include "sim/pivot_exchange.hpp"
 #include "sim/rank_mean.hpp"
+#include "traces/hpl_pfact.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -358,8 +359,43 @@ private:
       exchange_pos_ = pos;
       exchange_seq_ = 0;
     }
-    hold_until(st_.exchanges->meet(rank_, x, pos, exchange_seq_++));
+    if (x.has_panel()) {
+      panel_segments(x);
+      hold_until(st_.exchanges->meet(rank_, x, pos, exchange_seq_++, &segments_));
+    } else {
+      hold_until(st_.exchanges->meet(rank_, x, pos, exchange_seq_++));
+    }
     account(pos, phase_index(x.phase()), t0, sg4::Engine::get_clock());
+  }
+
+  // Fast mode's collective panel factorization: this rank's CPU time before
+  // each of the panel's jb pivot exchanges and after the last one, priced as
+  // compute() prices the same kernels (kernel model, panel threading, jitter
+  // drawn in the same order, the rank's core speed).
+  void panel_segments(const traces::Exchange& x) {
+    const traces::PanelShape& shape = x.panel();
+    const int member = traces::Communicator{x.base(), x.stride(), x.size()}.member_of(rank_);
+    const traces::PanelGeometry g{shape.n(), shape.nb(), shape.row_begin(),
+                                  x.jb(),    x.size(),   x.root_member()};
+    traces::HplConfig config;
+    config.nbmin = shape.nbmin();
+    config.ndiv = shape.ndiv();
+    config.pfact = static_cast<traces::HplConfig::Pfact>(shape.pfact());
+    work_.clear();
+    traces::panel_factorization_work(member, g, config, work_);
+    const double core_s = kWorkUnitsPerSecond / sg4::this_actor::get_host()->get_speed();
+    segments_.assign(1, 0.0);
+    for (const traces::PanelWork& w : work_) {
+      if (w.exchange) {
+        segments_.push_back(0.0);
+        continue;
+      }
+      const models::KernelShape k{w.kernel, traces::CPU, traces::FP64, w.m, w.n, w.k};
+      double seconds = st_.kernels.seconds(k, st_.options.panel_threading);
+      if (seconds <= 0.0) continue;
+      seconds *= jitter();
+      segments_.back() += seconds * core_s;
+    }
   }
 
   void compute(const traces::Compute& c, std::size_t pos, double t0) {
@@ -543,6 +579,8 @@ private:
   std::vector<std::pair<int, double>> route_latency_cache_;            // peer, path latency to this rank
   std::size_t exchange_pos_ = std::numeric_limits<std::size_t>::max(); // step of the exchanges counted
   int exchange_seq_ = 0;
+  std::vector<traces::PanelWork> work_; // panel_segments' scratch
+  std::vector<double> segments_;
 };
 
 } // namespace

@@ -174,6 +174,9 @@ struct FastConfig {
   // Auto: on in folded windows only (README, "Fast mode: collective pivot
   // exchange": its error was measured there).
   Fold pivot_collective = Fold::Auto;
+  // Auto: with pivot_collective on a GPU HPL run (README, "Fast mode:
+  // collective panel factorization").
+  Fold panel_collective = Fold::Auto;
   int swap_roll_group = 1; // step by step (README, "Fast mode: grouped swap roll": tried, optimistic)
   int fold_above_ranks = 4096;
 };

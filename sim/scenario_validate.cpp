@@ -431,7 +431,12 @@ void validate_scenario(LoadedScenario& loaded, const pb::TextFormat::ParseInfoTr
       fast.has("swap_roll_group") && g > 1 && g % 2 != 0)
     fast.fail("swap_roll_group",
               fast.path("swap_roll_group") + " must be 1 or even, got " + std::to_string(g));
-  check_fit(c, resolve(loaded), s);
+  const ResolvedScenario resolved = resolve(loaded);
+  if (fast.has("panel_collective") && s.options().fast().panel_collective() &&
+      resolved.machine.node.gpus_per_node() == 0)
+    fast.fail("panel_collective", fast.path("panel_collective") +
+                                      " needs GPUs (the panel's CPU core must be free of the updates)");
+  check_fit(c, resolved, s);
 }
 
 } // namespace hplsim::sim::detail

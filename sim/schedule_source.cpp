@@ -134,6 +134,7 @@ std::unique_ptr<ScheduleSource> make_schedule_source(const ResolvedScenario& sc,
   traces::HplConfig config = hpl_config(sc);
   config.pivot_group = shortcuts.pivot_group;
   config.pivot_collective = shortcuts.pivot_collective;
+  config.panel_collective = shortcuts.panel_collective;
   config.swap_roll_group = shortcuts.swap_roll_group;
   return std::make_unique<GeneratorSource<traces::HplScheduleGenerator>>(config);
 }

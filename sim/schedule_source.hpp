@@ -35,6 +35,7 @@ public:
 struct ScheduleShortcuts {
   int pivot_group = 1;           ///< traces::HplConfig::pivot_group
   bool pivot_collective = false; ///< traces::HplConfig::pivot_collective
+  bool panel_collective = false; ///< traces::HplConfig::panel_collective
   int swap_roll_group = 1;       ///< traces::HplConfig::swap_roll_group
   bool ring_aggregated = false;  ///< traces::MxpConfig::bcast_ring_aggregated
 };

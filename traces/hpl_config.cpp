@@ -31,6 +31,9 @@ void validate(const HplConfig& c) {
   if (c.swap_roll_group < 1 || (c.swap_roll_group > 1 && c.swap_roll_group % 2 != 0))
     bad("swap_roll_group", "1 or even", std::to_string(c.swap_roll_group));
   if (c.host_staged && !c.gpu) bad("host_staged", "false when gpu is false", "true");
+  // The collective prices the panel's CPU kernels as if the rank's core did
+  // nothing else meanwhile: true when the updates run on the GPUs.
+  if (c.panel_collective && !c.gpu) bad("panel_collective", "false when gpu is false", "true");
   if (!(c.gpu_split_fraction >= 0.0 && c.gpu_split_fraction <= 1.0))
     bad("gpu_split_fraction", "in [0, 1]", std::to_string(c.gpu_split_fraction));
 }

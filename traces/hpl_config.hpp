@@ -49,6 +49,12 @@ struct HplConfig {
   /// members' route latencies instead of HPL_pdmxswp's messages. Takes
   /// precedence over pivot_group.
   bool pivot_collective = false;
+  /// Fast mode only (README, "Fast mode: collective panel factorization"): a
+  /// process row's whole part of a panel factorization is one Exchange op with
+  /// its PanelShape set, priced by the replay (its CPU kernels from the kernel
+  /// models, its jb pivot exchanges as pivot_collective prices them). Needs
+  /// the CPU free for the panel (gpu: the update runs on the GPUs).
+  bool panel_collective = false;
   /// Fast mode only (README, "Fast mode: grouped swap roll"): HPL_rollT's
   /// P - 1 steps go in groups of this many consecutive steps, each group one
   /// exchange per ring neighbour carrying that neighbour's bytes, its receives

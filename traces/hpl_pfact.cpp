@@ -58,13 +58,11 @@ std::int64_t pivot_messages_per_column(int p) {
 
 namespace {
 
-class PanelEmitter {
+// Lists a process row's part of the panel factorization (panel_factorization_work).
+class PanelLister {
 public:
-  PanelEmitter(ProgramBuilder& b, const Communicator& column, int myrow, const PanelGeometry& g,
-               const HplConfig& config)
-      : b_(b), column_(column), myrow_(myrow), g_(g), config_(config) {
-    pivot_exchange_pattern(myrow, g.icurrow, g.p, g.jb, exchange_);
-  }
+  PanelLister(int myrow, const PanelGeometry& g, const HplConfig& config, std::vector<PanelWork>& out)
+      : myrow_(myrow), g_(g), config_(config), out_(out) {}
 
   void run() { recurse(0, g_.jb); }
 
@@ -74,8 +72,9 @@ private:
     return local_count(g_.row_begin + panel_col, g_.n, g_.nb, myrow_, g_.p);
   }
 
+  // Empty shapes are left out, as ProgramBuilder::compute leaves them out.
   void cpu(Kernel kernel, std::int64_t m, std::int64_t n, std::int64_t k) {
-    b_.compute(kernel, CPU, m, n, k, PFACT);
+    if (!ProgramBuilder::is_empty(kernel, m, n, k)) out_.push_back({false, kernel, m, n, k});
   }
 
   // HPL_pdrpan{rl,ll,cr}N: panels wider than NBMIN are cut in chunks of
@@ -113,11 +112,36 @@ private:
   // HPL_pdpan{rl,ll,cr}N: per column one HPL_pdmxswp then the local work.
   void base_case(std::int64_t c0, std::int64_t w) {
     for (std::int64_t i = 0; i < w; ++i) {
-      exchange(c0 + i);
+      out_.push_back({true, KERNEL_PFACT_COLUMN, 0, 0, c0 + i});
       cpu(KERNEL_PFACT_COLUMN, rows_from(c0 + i + 1), w, i);
     }
   }
 
+  int myrow_;
+  const PanelGeometry& g_;
+  const HplConfig& config_;
+  std::vector<PanelWork>& out_;
+};
+
+// Emits a process row's part of the panel factorization as ops.
+class PanelEmitter {
+public:
+  PanelEmitter(ProgramBuilder& b, const Communicator& column, int myrow, const PanelGeometry& g,
+               const HplConfig& config)
+      : b_(b), column_(column), g_(g), config_(config) {
+    pivot_exchange_pattern(myrow, g.icurrow, g.p, g.jb, exchange_);
+    thread_local std::vector<PanelWork> work;
+    work.clear();
+    panel_factorization_work(myrow, g, config, work);
+    for (const PanelWork& w : work) {
+      if (w.exchange)
+        exchange(w.k);
+      else
+        b_.compute(w.kernel, CPU, w.m, w.n, w.k, PFACT);
+    }
+  }
+
+private:
   // The pivot exchange of panel column `c`. With pivot_group g > 1 (fast mode)
   // the exchanges of columns c..c+g-1 are emitted once, at column c, with g
   // times the bytes and their receives marked repeat = g.
@@ -140,7 +164,6 @@ private:
 
   ProgramBuilder& b_;
   const Communicator& column_;
-  int myrow_;
   const PanelGeometry& g_;
   const HplConfig& config_;
   Pattern exchange_;
@@ -148,10 +171,26 @@ private:
 
 } // namespace
 
+void panel_factorization_work(int myrow, const PanelGeometry& g, const HplConfig& config,
+                              std::vector<PanelWork>& out) {
+  if (g.jb <= 0) return;
+  PanelLister(myrow, g, config, out).run();
+}
+
 void emit_panel_factorization(ProgramBuilder& b, const Communicator& column, int myrow,
                               const PanelGeometry& g, const HplConfig& config) {
   if (g.jb <= 0) return;
-  PanelEmitter(b, column, myrow, g, config).run();
+  if (config.panel_collective && g.p > 1) {
+    PanelShape shape;
+    shape.set_n(g.n);
+    shape.set_nb(g.nb);
+    shape.set_row_begin(g.row_begin);
+    shape.set_nbmin(config.nbmin);
+    shape.set_ndiv(config.ndiv);
+    shape.set_pfact(static_cast<int>(config.pfact));
+    return b.panel(column, g.icurrow, g.jb, shape, PFACT);
+  }
+  PanelEmitter(b, column, myrow, g, config);
 }
 
 } // namespace hplsim::traces

@@ -10,6 +10,7 @@
 // base-case panel, k = column index in it). The panel lives in host memory: every
 // kernel here runs on the CPU.
 #include <cstdint>
+#include <vector>
 
 #include "traces/comm_pattern.hpp"
 #include "traces/hpl_config.hpp"
@@ -35,8 +36,25 @@ struct PanelGeometry {
   int icurrow = 0;            ///< process row holding the diagonal block
 };
 
+/// One item of a process row's part of a panel factorization, in program
+/// order: a CPU kernel (kernel, m, n, k) or, with `exchange`, the pivot
+/// exchange of panel column `k`.
+struct PanelWork {
+  bool exchange = false;
+  Kernel kernel = KERNEL_PFACT_COLUMN;
+  std::int64_t m = 0, n = 0, k = 0;
+};
+
+/// Appends process row `myrow`'s part of the factorization of the panel to
+/// `out`: HPL's recursion (only nbmin, ndiv and pfact of `config` are read).
+/// Every process row has exactly jb exchanges, one per panel column, in order.
+void panel_factorization_work(int myrow, const PanelGeometry& g, const HplConfig& config,
+                              std::vector<PanelWork>& out);
+
 /// Appends the factorization of the panel to the program of process row
-/// `myrow` of the owner column; `column` maps process rows to ranks.
+/// `myrow` of the owner column; `column` maps process rows to ranks. With
+/// config.panel_collective (and P > 1) that is one Exchange op with its
+/// PanelShape set.
 void emit_panel_factorization(ProgramBuilder& b, const Communicator& column, int myrow,
                               const PanelGeometry& g, const HplConfig& config);
 

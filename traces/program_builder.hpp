@@ -122,6 +122,15 @@ public:
     x->set_phase(phase);
   }
 
+  /// Fast mode's collective panel factorization (Exchange with PanelShape):
+  /// this member's whole part of the factorization of a panel of width jb.
+  void panel(const Communicator& column, int root_member, std::int64_t jb, const PanelShape& shape,
+             Phase phase) {
+    exchange(column, root_member, jb, phase);
+    Exchange* x = program_->mutable_ops(program_->ops_size() - 1)->mutable_exchange();
+    *x->mutable_panel() = shape;
+  }
+
   /// Marks the receives among ops [first, size()) as standing for `repeat`
   /// messages each (Recv.repeat; fast mode's aggregated pivot exchange).
   void mark_receives_repeated(int first, std::uint32_t repeat) {

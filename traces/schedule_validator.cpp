@@ -227,6 +227,12 @@ ValidationReport validate_schedule(int ranks, const std::vector<const StepSchedu
           if (x.root_member() < 0 || x.root_member() >= x.size())
             c.error(where(k, r, i) + "bad exchange root");
           if (x.jb() <= 0 || !x.has_phase()) c.error(where(k, r, i) + "exchange lacks jb/phase");
+          if (x.has_panel()) {
+            const PanelShape& p = x.panel();
+            if (p.n() <= 0 || p.nb() <= 0 || p.row_begin() < 0 || p.row_begin() + x.jb() > p.n() ||
+                p.nbmin() < 1 || p.ndiv() < 2 || p.pfact() < 0 || p.pfact() > 2)
+              c.error(where(k, r, i) + "bad panel shape");
+          }
           break;
         }
         case Op::kWait:

@@ -171,6 +171,20 @@ TEST(ScenarioLoader, RejectsAnOddSwapRollGroup) {
   EXPECT_EQ(error_of(kValid, o), "");
 }
 
+TEST(ScenarioLoader, RejectsACollectivePanelWithoutGpus) {
+  // The collective panel factorization assumes the rank's core is free during
+  // the panel, as it is when the updates run on the GPUs (sim/scenario.proto).
+  ScenarioOverrides o;
+  o.set = {"options.fast.panel_collective=true"};
+  EXPECT_EQ(error_of(kValid, o), ""); // kValid has GPUs
+  o.set = {"options.fast.panel_collective=true", "machine.node.gpus_per_socket=0"};
+  const std::string e = error_of(kValid, o);
+  EXPECT_NE(e.find("options.fast.panel_collective needs GPUs"), std::string::npos) << e;
+  o.set = {"options.fast.panel_collective=false", "machine.node.gpus_per_socket=0"};
+  const std::string off = error_of(kValid, o);
+  EXPECT_EQ(off.find("panel_collective"), std::string::npos) << off;
+}
+
 TEST(ScenarioLoader, RejectsUnknownSetPath) {
   ScenarioOverrides o;
   o.set = {"workload.nbb=3"};

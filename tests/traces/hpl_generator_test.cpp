@@ -171,6 +171,85 @@ TEST(HplGenerator, FastModeShortcutsKeepTheScheduleConsistentAndTheBytes) {
   }
 }
 
+TEST(HplGenerator, PanelCollectiveStandsForThePanelsKernelsAndExchanges) {
+  // Fast mode's collective panel factorization: every rank of a panel's owner
+  // column has one Exchange op with its PanelShape per panel instead of the
+  // panel's CPU kernels and jb exchanges, and listing that op's work again
+  // (what the replay prices) gives back exactly the kernels and exchanges the
+  // per-exchange schedule has, in the same order.
+  for (const int p : {1, 5, 6}) {
+    HplConfig c = small_config();
+    c.n = 480;
+    c.p = p;
+    c.q = 3;
+    c.depth = 1;
+    c.gpu = true;
+    c.host_staged = true;
+    c.pivot_collective = true;
+    HplConfig fast = c;
+    fast.panel_collective = true;
+    const HplScheduleGenerator ref_gen(c), fast_gen(fast);
+    const auto ref_steps = all_steps(ref_gen), fast_steps = all_steps(fast_gen);
+    const ValidationReport r = validate_all(fast_gen, fast_steps);
+    ASSERT_TRUE(r.ok()) << "P " << p << ": " << r.summary();
+    std::int64_t panels = 0, pfact_computes = 0;
+    for (std::size_t k = 0; k < ref_steps.size(); ++k) {
+      for (int rank = 0; rank < ref_steps[k].ranks_size(); ++rank) {
+        // The reference program's PFACT ops, as work items.
+        std::vector<PanelWork> expected, listed;
+        for (const auto& op : ref_steps[k].ranks(rank).ops()) {
+          if (op.has_exchange()) expected.push_back({true, KERNEL_PFACT_COLUMN, 0, 0, 0});
+          if (op.has_compute() && op.compute().phase() == PFACT) {
+            const Compute& x = op.compute();
+            expected.push_back({false, x.kernel(), x.m(), x.n(), x.k()});
+          }
+        }
+        for (const auto& op : fast_steps[k].ranks(rank).ops()) {
+          if (op.has_compute() && op.compute().phase() == PFACT) {
+            const Compute& x = op.compute(); // P = 1: no collective, kernels as they are
+            listed.push_back({false, x.kernel(), x.m(), x.n(), x.k()});
+            ++pfact_computes;
+          }
+          if (!op.has_exchange()) continue;
+          const Exchange& x = op.exchange();
+          ASSERT_TRUE(x.has_panel());
+          ++panels;
+          const PanelGeometry g{x.panel().n(), x.panel().nb(), x.panel().row_begin(),
+                                x.jb(),        x.size(),       x.root_member()};
+          HplConfig shape;
+          shape.nbmin = x.panel().nbmin();
+          shape.ndiv = x.panel().ndiv();
+          shape.pfact = static_cast<HplConfig::Pfact>(x.panel().pfact());
+          const int member = Communicator{x.base(), x.stride(), x.size()}.member_of(rank);
+          panel_factorization_work(member, g, shape, listed);
+        }
+        // Exchanges compare by position only (their column index is not in the op).
+        for (PanelWork& w : listed)
+          if (w.exchange) w.k = 0;
+        ASSERT_EQ(listed.size(), expected.size()) << "P " << p << " step " << k << " rank " << rank;
+        for (std::size_t i = 0; i < listed.size(); ++i) {
+          EXPECT_EQ(listed[i].exchange, expected[i].exchange);
+          EXPECT_EQ(listed[i].kernel, expected[i].kernel);
+          EXPECT_EQ(listed[i].m, expected[i].m);
+          EXPECT_EQ(listed[i].n, expected[i].n);
+          EXPECT_EQ(listed[i].k, expected[i].k);
+        }
+      }
+    }
+    // One op per panel (N / NB = 30 panels here) and rank of its owner column;
+    // with P = 1 there is nothing to exchange and the kernels stay.
+    const std::int64_t n_panels = (c.n + c.nb - 1) / c.nb;
+    EXPECT_EQ(panels, p > 1 ? n_panels * p : 0) << "P " << p;
+    EXPECT_EQ(pfact_computes > 0, p == 1) << "P " << p;
+  }
+}
+
+TEST(HplGenerator, PanelCollectiveNeedsTheGpuUpdate) {
+  HplConfig c = small_config();
+  c.panel_collective = true;
+  EXPECT_THROW(HplScheduleGenerator{c}, std::invalid_argument);
+}
+
 TEST(HplGenerator, RejectsAnOddSwapRollGroup) {
   HplConfig c = small_config();
   c.swap_roll_group = 3;
