@@ -27,9 +27,11 @@ namespace {
 constexpr int kExitInput = 1;
 constexpr int kExitInternal = 3;
 
-double peak_rss_bytes() {
+// Peak RSS of this process (RUSAGE_SELF) or of its largest child
+// (RUSAGE_CHILDREN: fast mode's window processes).
+double peak_rss_bytes(int who = RUSAGE_SELF) {
   rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
+  getrusage(who, &usage);
   return static_cast<double>(usage.ru_maxrss) * 1024.0; // Linux reports KiB
 }
 
@@ -86,6 +88,7 @@ int cmd_run(const std::string& path, ScenarioOverrides ov, const std::string& ou
   bar.finish();
   result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   result.peak_rss_bytes = peak_rss_bytes();
+  if (result.window_processes > 0) result.window_peak_rss_bytes = peak_rss_bytes(RUSAGE_CHILDREN);
   std::filesystem::create_directories(out_dir);
   write_summary_json(result, out_dir + "/summary.json");
   write_steps_csv(result, out_dir + "/steps.csv");

@@ -22,10 +22,25 @@
 #include "sim/fast_mode.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
 #include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <functional>
 #include <limits>
 #include <map>
+#include <poll.h>
+#include <sched.h>
+#include <set>
 #include <simgrid/s4u.hpp>
+#include <stdexcept>
+#include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <utility>
 
 #include "models/kernel_model.hpp"
 #include "models/protocol_model.hpp"
@@ -56,10 +71,117 @@ struct Sample {
   double flops = 0.0;
 };
 
+// A process simulating one fast-mode window: a fork of the whole simulator
+// (SimGrid's engine included) that runs `work` and sends its answer back
+// through a pipe. The answer is read to its end before the process is reaped,
+// so a long answer cannot block it.
+class WindowProcess {
+public:
+  explicit WindowProcess(const std::function<std::string()>& work) {
+    int fds[2];
+    if (::pipe(fds) != 0) throw std::runtime_error(std::string("fast mode: pipe: ") + std::strerror(errno));
+    std::fflush(nullptr); // nothing buffered is written twice
+    pid_ = ::fork();
+    if (pid_ < 0) {
+      ::close(fds[0]);
+      ::close(fds[1]);
+      throw std::runtime_error(std::string("fast mode: fork: ") + std::strerror(errno));
+    }
+    if (pid_ == 0) {
+      ::close(fds[0]);
+      std::string answer(1, '\0');
+      try {
+        answer += work();
+      } catch (const std::exception& e) {
+        answer.assign(1, '\1');
+        answer += e.what();
+      }
+      const bool sent = write_all(fds[1], answer);
+      ::_exit(sent ? 0 : 3); // no destructors: the engine is the parent's copy
+    }
+    ::close(fds[1]);
+    fd_ = fds[0];
+  }
+  WindowProcess(WindowProcess&& o) noexcept
+      : pid_(std::exchange(o.pid_, -1)), fd_(std::exchange(o.fd_, -1)) {}
+  WindowProcess(const WindowProcess&) = delete;
+  WindowProcess& operator=(const WindowProcess&) = delete;
+  WindowProcess& operator=(WindowProcess&& o) noexcept {
+    std::swap(pid_, o.pid_);
+    std::swap(fd_, o.fd_);
+    std::swap(bytes_, o.bytes_);
+    return *this;
+  }
+  ~WindowProcess() {
+    if (fd_ >= 0) ::close(fd_);
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+
+  /// The pipe the answer comes through.
+  int fd() const { return fd_; }
+  /// Reads what the pipe holds; true once the answer is complete (end of file).
+  bool read_some() {
+    std::vector<char> buf(1 << 16); // not on the actor's small stack
+    const ssize_t n = ::read(fd_, buf.data(), buf.size());
+    if (n > 0) {
+      bytes_.append(buf.data(), static_cast<std::size_t>(n));
+      return false;
+    }
+    return n == 0 || errno != EINTR;
+  }
+  /// The window's answer once read_some() said it is complete; throws what the
+  /// window threw, or if the process died.
+  std::string answer() {
+    std::string bytes = std::move(bytes_);
+    ::close(std::exchange(fd_, -1));
+    int status = 0;
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    pid_ = -1;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || bytes.empty())
+      throw std::runtime_error("fast mode: the process simulating a window " +
+                               (WIFSIGNALED(status)
+                                    ? "was killed by signal " + std::to_string(WTERMSIG(status))
+                                    : "exited with status " + std::to_string(WEXITSTATUS(status))));
+    if (bytes[0] != '\0') throw std::runtime_error(bytes.substr(1));
+    return bytes.substr(1);
+  }
+
+private:
+  static bool write_all(int fd, const std::string& bytes) {
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+      const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return false;
+      done += static_cast<std::size_t>(n);
+    }
+    return true;
+  }
+
+  pid_t pid_ = -1;
+  int fd_ = -1;
+  std::string bytes_;
+};
+
+// Window processes to run at once: options.fast.workers, or the CPUs this
+// process may run on (at most 8: each holds a copy of a window's state).
+int window_workers(int option) {
+  if (option > 0) return option;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  const int cpus = ::sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+  return std::clamp(cpus, 1, 8);
+}
+
 class FastRun {
 public:
   FastRun(const ResolvedScenario& sc, const SimulateOptions& options, RunResult& result)
-      : sc_(sc), options_(options), result_(result), plan_(sc.options.fast) {
+      : sc_(sc), options_(options), result_(result), plan_(sc.options.fast),
+        workers_(window_workers(sc.options.fast.workers)) {
     const int ranks = sc.workload.ranks();
     // Folding starts above plan_.fold_above_ranks (README, "Fast mode": below
     // it, windows of all ranks are fast enough).
@@ -68,8 +190,12 @@ public:
     // same size even when the steps are not, in a window of its own: its schedule is thousands of
     // operations per rank (~4,000 per GMRES iteration at Aurora's MxP grid:
     // 19,000 ranks would need ~6 GB of it) for under 1% of the run time
-    // (README, "Fast mode: the final solve").
-    final_window_ = !fold_ && ranks > plan_.fold_above_ranks;
+    // (README, "Fast mode: the final solve"). HPL's solve gets a folded window
+    // of its own in folded runs too: in the tail window it costs more than the
+    // window's steps (1.8 M of a full-scale tail window's 2.0 M activities) for
+    // ~1e-5 of the run time (README, "Fast mode", point 6). HPL-MxP's
+    // refinement stays in the tail window there (a sixth of its run time).
+    final_window_ = fold_ ? sc.workload.benchmark == Benchmark::Hpl : ranks > plan_.fold_above_ranks;
   }
 
   void run() {
@@ -180,10 +306,22 @@ private:
     return slowest;
   }
 
-  // Simulates steps [first, last] (inclusive) as one window; keeps the steps
-  // from `keep_from` on. Returns false if the window did not complete.
-  bool window(std::int64_t first, std::int64_t last, std::int64_t keep_from,
-              std::int64_t keep_until = std::numeric_limits<std::int64_t>::max()) {
+  // Steps [first, last] (inclusive) simulated as one window, keeping the steps
+  // in [keep_from, keep_until).
+  struct WindowJob {
+    std::int64_t first = 0, last = 0, keep_from = 0;
+    std::int64_t keep_until = std::numeric_limits<std::int64_t>::max();
+  };
+  struct WindowOutcome {
+    bool completed = false;
+    std::uint64_t activities = 0;
+    double wall_s = 0.0, peak_rss_bytes = 0.0; // of the window's process
+    std::vector<std::pair<std::int64_t, Sample>> samples;
+  };
+
+  // Simulates one window from the engine's present state.
+  WindowOutcome simulate(const WindowJob& job) const {
+    const std::int64_t first = job.first, last = job.last;
     const bool fold = fold_ || (final_window_ && first == steps_);
     const std::vector<bool> active = active_set(first, last, fold);
     ReplayOptions ro = replay_options(sc_);
@@ -196,13 +334,15 @@ private:
     const double origin = sg4::Engine::get_clock();
     for (auto& actor : replay.start())
       actor->join();
-    activities_ += replay.stats().activities();
-    if (replay.finished_ranks() != replay.active_ranks()) return false;
+    WindowOutcome out;
+    out.activities = replay.stats().activities();
+    if (replay.finished_ranks() != replay.active_ranks()) return out;
+    out.completed = true;
     const auto& recs = replay.records();
     double prev_end = origin;
     for (std::size_t i = 0; i < recs.size(); ++i) {
       const std::int64_t k = first + static_cast<std::int64_t>(i);
-      if (k >= keep_from && k < keep_until) {
+      if (k >= job.keep_from && k < job.keep_until) {
         Sample s;
         s.step_s = recs[i].end_s - prev_end;
         // Resource bound (README, "Fast mode: the slowest GPU's pace"): over
@@ -219,29 +359,119 @@ private:
         s.phase_s = recs[i].phase_s;
         s.mean_phase_s = recs[i].mean_phase_s;
         s.flops = recs[i].flops;
-        samples_[k] = s;
+        out.samples.emplace_back(k, s);
       }
       prev_end = recs[i].end_s;
     }
-    ++windows_;
-    simulated_steps_ += last - first + 1;
-    if (options_.progress) options_.progress(std::min(1.0, double(windows_) / plan_.max_windows));
-    return true;
+    return out;
+  }
+
+  // Simulates the jobs, each in a process of its own forked from the engine's
+  // state after the platform is built (README, "Fast mode: windows in
+  // parallel"): every window starts from that same state whatever ran before
+  // it, so the outcome does not depend on how many run at once. Up to
+  // workers_ at a time; outcomes are taken in job order. False if a window
+  // did not complete.
+  bool run_jobs(const std::vector<WindowJob>& jobs) {
+    std::vector<WindowOutcome> outcomes(jobs.size());
+    std::vector<std::pair<std::size_t, WindowProcess>> running;
+    std::vector<pollfd> fds;
+    std::size_t next = 0;
+    while (next < jobs.size() || !running.empty()) {
+      while (next < jobs.size() && static_cast<int>(running.size()) < workers_) {
+        const WindowJob job = jobs[next];
+        running.emplace_back(
+            next++, WindowProcess([this, job]() {
+              const auto t0 = std::chrono::steady_clock::now();
+              WindowOutcome o = simulate(job);
+              o.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+              rusage usage{};
+              getrusage(RUSAGE_SELF, &usage);
+              o.peak_rss_bytes = static_cast<double>(usage.ru_maxrss) * 1024.0; // KiB on Linux
+              return encode(o);
+            }));
+      }
+      // Whichever window is done first frees its worker.
+      fds.clear();
+      for (const auto& [job, process] : running)
+        fds.push_back({process.fd(), POLLIN, 0});
+      if (::poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR)
+        throw std::runtime_error(std::string("fast mode: poll: ") + std::strerror(errno));
+      for (std::size_t i = fds.size(); i-- > 0;) {
+        if (fds[i].revents == 0 || !running[i].second.read_some()) continue;
+        outcomes[running[i].first] = decode(running[i].second.answer());
+        running.erase(running.begin() + static_cast<std::ptrdiff_t>(i));
+      }
+    }
+    bool completed = true;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      const WindowOutcome& o = outcomes[i];
+      activities_ += o.activities;
+      result_.windows.push_back({jobs[i].first, jobs[i].last, o.activities, o.wall_s, o.peak_rss_bytes});
+      if (!o.completed) {
+        completed = false;
+        continue;
+      }
+      for (const auto& [k, s] : o.samples)
+        samples_[k] = s;
+      ++windows_;
+      simulated_steps_ += jobs[i].last - jobs[i].first + 1;
+      if (options_.progress) options_.progress(std::min(1.0, double(windows_) / plan_.max_windows));
+    }
+    return completed;
+  }
+
+  // A window's outcome as bytes through the pipe (same binary on both ends).
+  static std::string encode(const WindowOutcome& o) {
+    std::string bytes;
+    const auto put = [&](const auto& x) { bytes.append(reinterpret_cast<const char*>(&x), sizeof x); };
+    put(o.completed);
+    put(o.activities);
+    put(o.wall_s);
+    put(o.peak_rss_bytes);
+    put(static_cast<std::uint64_t>(o.samples.size()));
+    for (const auto& [k, s] : o.samples) {
+      put(k);
+      put(s);
+    }
+    return bytes;
+  }
+  static WindowOutcome decode(const std::string& bytes) {
+    WindowOutcome o;
+    std::size_t at = 0;
+    const auto get = [&](auto& x) {
+      if (at + sizeof x > bytes.size())
+        throw std::runtime_error("fast mode: a window process's answer is cut short");
+      std::memcpy(&x, bytes.data() + at, sizeof x);
+      at += sizeof x;
+    };
+    std::uint64_t n = 0;
+    get(o.completed);
+    get(o.activities);
+    get(o.wall_s);
+    get(o.peak_rss_bytes);
+    get(n);
+    o.samples.resize(n);
+    for (auto& [k, s] : o.samples) {
+      get(k);
+      get(s);
+    }
+    return o;
+  }
+
+  // A window measuring steps [k, k + measured) after `warmup` steps.
+  WindowJob sample_job(std::int64_t k) const {
+    const std::int64_t first = std::max<std::int64_t>(0, k - plan_.warmup_steps);
+    const std::int64_t last = std::min(steps_ - 1, k + plan_.measured_steps - 1 + kCooldownSteps);
+    return {first, last, first == 0 ? 0 : k, k + plan_.measured_steps};
   }
 
   // Steps [first, steps_), keeping those from `keep_from` on, then the final
   // solve: one window, or two when the final solve is folded apart.
-  bool window_through_final(std::int64_t first, std::int64_t keep_from) {
-    if (!final_window_) return window(first, steps_, keep_from);
-    return window(first, steps_ - 1, keep_from) && window(steps_, steps_, steps_);
-  }
-
-  // A window measuring steps [k, k + measured) after `warmup` steps.
-  bool sample_at(std::int64_t k) {
-    if (samples_.count(k) != 0) return true;
-    const std::int64_t first = std::max<std::int64_t>(0, k - plan_.warmup_steps);
-    const std::int64_t last = std::min(steps_ - 1, k + plan_.measured_steps - 1 + kCooldownSteps);
-    return window(first, last, first == 0 ? 0 : k, k + plan_.measured_steps);
+  void add_through_final(std::vector<WindowJob>& jobs, std::int64_t first, std::int64_t keep_from) const {
+    if (!final_window_) return jobs.push_back({first, steps_, keep_from});
+    jobs.push_back({first, steps_ - 1, keep_from});
+    jobs.push_back({steps_, steps_, steps_});
   }
 
   // Steps simulated by the smallest window plan (head, tail, the uniform
@@ -263,43 +493,56 @@ private:
   void control() {
     // Windows cannot be cheaper than the run: simulate it whole (all ranks
     // only: a folded window of every step would activate every owner column).
+    std::vector<WindowJob> jobs;
     if (!fold_ && min_plan_steps() >= steps_ + 1) {
-      if (!window_through_final(0, 0)) fail();
+      add_through_final(jobs, 0, 0);
+      if (!run_jobs(jobs)) fail();
       return;
     }
-    // The run's two ends are simulated as they are: a cold start and the tail with the final solve.
+    // The run's two ends are simulated as they are: a cold start and the tail
+    // with the final solve; uniform windows in between.
     const std::int64_t head = std::min<std::int64_t>(steps_, plan_.warmup_steps + plan_.measured_steps);
-    if (!window(0, std::min(steps_ - 1, head - 1 + kCooldownSteps), 0, head)) return fail();
+    jobs.push_back({0, std::min(steps_ - 1, head - 1 + kCooldownSteps), 0, head});
     if (steps_ > head) {
       const std::int64_t tail_first = std::max(head, steps_ - plan_.measured_steps);
-      if (!window_through_final(std::max<std::int64_t>(0, tail_first - plan_.warmup_steps), tail_first))
-        return fail();
+      add_through_final(jobs, std::max<std::int64_t>(0, tail_first - plan_.warmup_steps), tail_first);
     } else {
-      if (!window(steps_, steps_, steps_)) return fail();
+      jobs.push_back({steps_, steps_, steps_});
     }
-    // Uniform windows in between, then bisection where the curve bends.
     const std::int64_t span_first = head, span_last = steps_ - plan_.measured_steps - 1;
-    if (span_last > span_first) {
+    std::set<std::int64_t> uniform;
+    if (span_last > span_first)
       for (int i = 1; i <= plan_.initial_windows; ++i) {
-        const auto k = span_first + static_cast<std::int64_t>(std::llround(double(span_last - span_first) *
-                                                                           i / (plan_.initial_windows + 1)));
-        if (!sample_at(k)) return fail();
+        const double at = double(span_last - span_first) * i / (plan_.initial_windows + 1);
+        const std::int64_t k = span_first + static_cast<std::int64_t>(std::llround(at));
+        if (uniform.insert(k).second) jobs.push_back(sample_job(k));
       }
-      bool refined = true;
-      while (refined && windows_ < plan_.max_windows) {
-        refined = false;
-        std::vector<std::int64_t> keys;
-        for (const auto& [k, s] : samples_)
-          keys.push_back(k);
-        for (std::size_t i = 0; i + 1 < keys.size() && windows_ < plan_.max_windows; ++i) {
-          const std::int64_t a = keys[i], b = keys[i + 1];
-          if (b - a < 2 * (plan_.measured_steps + 1) || a >= steps_ || b >= steps_) continue;
-          const std::int64_t mid = (a + b) / 2;
-          const double guess = interpolate_step_s(mid);
-          if (!sample_at(mid)) return fail();
-          const double got = samples_.at(mid).step_s;
-          if (std::abs(got - guess) > plan_.tolerance * std::max(got, 1e-30)) refined = true;
-        }
+    if (!run_jobs(jobs)) return fail();
+    if (span_last <= span_first) return;
+    // Bisection where the curve bends, a pass at a time: a pass's midpoints
+    // lie in different intervals, so each one's interpolated guess is the same
+    // before the pass as after its other windows.
+    bool refined = true;
+    while (refined && windows_ < plan_.max_windows) {
+      refined = false;
+      std::vector<std::int64_t> keys;
+      for (const auto& [k, s] : samples_)
+        keys.push_back(k);
+      jobs.clear();
+      std::vector<std::pair<std::int64_t, double>> guesses;
+      for (std::size_t i = 0; i + 1 < keys.size(); ++i) {
+        if (windows_ + static_cast<int>(jobs.size()) >= plan_.max_windows) break;
+        const std::int64_t a = keys[i], b = keys[i + 1];
+        if (b - a < 2 * (plan_.measured_steps + 1) || a >= steps_ || b >= steps_) continue;
+        const std::int64_t mid = (a + b) / 2;
+        guesses.emplace_back(mid, interpolate_step_s(mid));
+        jobs.push_back(sample_job(mid));
+      }
+      if (jobs.empty()) break;
+      if (!run_jobs(jobs)) return fail();
+      for (const auto& [mid, guess] : guesses) {
+        const double got = samples_.at(mid).step_s;
+        if (std::abs(got - guess) > plan_.tolerance * std::max(got, 1e-30)) refined = true;
       }
     }
   }
@@ -308,6 +551,7 @@ private:
 
   void assemble() {
     result_.activities = activities_;
+    result_.window_processes = workers_;
     result_.refinement_iterations = source_->refinement_iterations();
     if (failed_) {
       result_.completed = false;
@@ -355,7 +599,7 @@ private:
   RunResult& result_;
   FastConfig plan_;
   bool fold_ = false;
-  bool final_window_ = false; // unfolded steps, the final solve folded in a window of its own
+  bool final_window_ = false; // the final solve folded in a window of its own
   int slowest_node_ = -1;
   std::unique_ptr<topo::Topology> topology_;
   std::unique_ptr<models::KernelModels> kernels_;
@@ -369,6 +613,7 @@ private:
   int windows_ = 0;
   std::int64_t simulated_steps_ = 0;
   bool failed_ = false;
+  int workers_ = 1;
 };
 
 } // namespace

@@ -213,6 +213,22 @@ void write_stats_json(const RunResult& result, const std::string& path) {
                               ? nlohmann::ordered_json(static_cast<double>(result.activities) / result.wall_s)
                               : nlohmann::ordered_json(nullptr);
   j["peak_rss_bytes"] = result.peak_rss_bytes;
+  if (result.window_processes > 0) {
+    j["window_processes"] = result.window_processes;
+    j["window_peak_rss_bytes"] = result.window_peak_rss_bytes;
+    j["peak_rss_bound_bytes"] =
+        result.peak_rss_bytes + result.window_processes * result.window_peak_rss_bytes;
+  }
+  if (!result.windows.empty()) {
+    nlohmann::ordered_json windows = nlohmann::ordered_json::array();
+    for (const WindowStat& w : result.windows)
+      windows.push_back({{"first_step", w.first},
+                         {"last_step", w.last},
+                         {"activities", w.activities},
+                         {"wall_s", w.wall_s},
+                         {"peak_rss_bytes", w.peak_rss_bytes}});
+    j["windows"] = windows;
+  }
   std::ofstream out = open_for_writing(path);
   out << j.dump(2) << '\n';
   finish(out, path);
@@ -309,6 +325,10 @@ void print_summary(const RunResult& result, std::ostream& out) {
         << " activities/s)";
   if (result.peak_rss_bytes > 0.0)
     out << ", peak RSS " << printf_string("%.1f", result.peak_rss_bytes / 1048576.0) << " MiB";
+  if (result.window_processes > 0 && result.window_peak_rss_bytes > 0.0)
+    out << " + " << result.window_processes << " window process" << (result.window_processes > 1 ? "es" : "")
+        << " at once, " << printf_string("%.1f", result.window_peak_rss_bytes / 1048576.0)
+        << " MiB at most each";
   out << '\n' << rule << '\n';
 }
 

@@ -14,6 +14,14 @@ inline constexpr int kPhaseCount = 6;
 inline constexpr std::array<const char*, kPhaseCount> kPhaseNames = {"pfact", "bcast", "swap",
                                                                      "trsm",  "gemm",  "solve"};
 
+/// One fast-mode window as it ran (stats.json: where the simulator's time went).
+struct WindowStat {
+  std::int64_t first = 0, last = 0; // steps simulated (last = steps: the final solve)
+  std::uint64_t activities = 0;
+  double wall_s = 0.0; // in its own process
+  double peak_rss_bytes = 0.0;
+};
+
 struct StepRecord {
   std::int64_t step = 0; // 0-based panel step; the final solve is the last record
   bool final_solve = false;
@@ -52,7 +60,14 @@ struct RunResult {
   // in wall time, only activities are).
   std::uint64_t activities = 0;
   double wall_s = 0.0;
-  double peak_rss_bytes = 0.0;
+  double peak_rss_bytes = 0.0; // of the main process
+  // Fast mode's window processes (README, "Fast mode: windows in parallel"):
+  // how many ran at once, and the largest one's peak RSS. They share the
+  // main process's pages until they write them, so peak_rss_bytes +
+  // window_processes x window_peak_rss_bytes bounds the run's memory.
+  int window_processes = 0;
+  double window_peak_rss_bytes = 0.0;
+  std::vector<WindowStat> windows;
 };
 
 } // namespace hplsim::sim

@@ -207,6 +207,7 @@ ResolvedScenario resolve(const LoadedScenario& loaded) {
     out.options.fast.panel_collective = f.panel_collective() ? Fold::On : Fold::Off;
   set_if(f.has_swap_roll_group(), f.swap_roll_group(), out.options.fast.swap_roll_group);
   set_if(f.has_fold_above_ranks(), f.fold_above_ranks(), out.options.fast.fold_above_ranks);
+  set_if(f.has_workers(), f.workers(), out.options.fast.workers);
   return out;
 }
 

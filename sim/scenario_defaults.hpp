@@ -179,6 +179,7 @@ struct FastConfig {
   Fold panel_collective = Fold::Auto;
   int swap_roll_group = 1; // step by step (README, "Fast mode: grouped swap roll": tried, optimistic)
   int fold_above_ranks = 4096;
+  int workers = 0; // 0: the CPUs the run may use, at most 8
 };
 
 struct OptionsConfig {

@@ -427,6 +427,7 @@ void validate_scenario(LoadedScenario& loaded, const pb::TextFormat::ParseInfoTr
   fast.at_least("max_windows", 1);
   fast.at_least("pivot_group", 1);
   fast.at_least("swap_roll_group", 1);
+  fast.at_least("workers", 0);
   if (const std::int64_t g = fast.integer("swap_roll_group");
       fast.has("swap_roll_group") && g > 1 && g % 2 != 0)
     fast.fail("swap_roll_group",

@@ -128,22 +128,25 @@ TEST(CliRun, SameScenarioTwiceGivesByteIdenticalOutputs) {
 }
 
 TEST(CliRun, FoldedRunWithCollectivePivotsGivesByteIdenticalOutputsTwice) {
-  // A folded window's pivot exchanges meet at barriers and are priced by the
-  // last member to arrive (sim/pivot_exchange.cpp): the order in which the
-  // members get there must not leak into the outputs.
+  // A folded window's pivot exchanges and panels meet at barriers and are
+  // priced by the last member to arrive (sim/pivot_exchange.cpp): the order in
+  // which the members get there must not leak into the outputs. Nor must how
+  // many window processes run at once (one, then three: every window starts
+  // from the same state in a process of its own).
   TempDir dir;
-  const auto args = [&](const char* name) {
+  const auto args = [&](const char* name, const char* workers) {
     return std::vector<std::string>{"run",     source_path("scenarios/aurora-hpl-sc24.textproto"),
                                     "--nodes", "16",
                                     "--P",     "8",
                                     "--Q",     "12",
                                     "--N",     "1197312",
                                     "--set",   "options.fast.fold=ON",
+                                    "--set",   std::string("options.fast.workers=") + workers,
                                     "--out",   (dir / name).string()};
   };
-  const CliResult a = run_hplsim(args("a"), dir);
+  const CliResult a = run_hplsim(args("a", "1"), dir);
   ASSERT_EQ(a.exit_code, 0) << a.err;
-  const CliResult b = run_hplsim(args("b"), dir);
+  const CliResult b = run_hplsim(args("b", "3"), dir);
   ASSERT_EQ(b.exit_code, 0) << b.err;
   EXPECT_EQ(read_text(dir / "a" / "summary.json"), read_text(dir / "b" / "summary.json"));
   EXPECT_EQ(read_text(dir / "a" / "steps.csv"), read_text(dir / "b" / "steps.csv"));

@@ -263,6 +263,24 @@ TEST_F(ReportFiles, StatsJsonHasSimulatorFigures) {
   EXPECT_NEAR(j["activities_per_s"].get<double>(), 6172.5, 1e-9); // 12345 / 2 s
   EXPECT_NEAR(j["wall_s"].get<double>(), 2.0, 0.0);
   EXPECT_NEAR(j["peak_rss_bytes"].get<double>(), 1048576.0, 0.0);
+  EXPECT_FALSE(j.contains("windows")); // not a fast-mode run
+}
+
+TEST_F(ReportFiles, StatsJsonHasTheWindowProcesses) {
+  RunResult r = synthetic();
+  r.window_processes = 2;
+  r.window_peak_rss_bytes = 4194304.0;
+  r.windows = {{0, 4, 100, 1.5, 3145728.0}, {96, 100, 200, 2.5, 4194304.0}};
+  write_stats_json(r, path("stats.json"));
+  const auto j = nlohmann::ordered_json::parse(read(path("stats.json")));
+  EXPECT_EQ(j["window_processes"].get<int>(), 2);
+  // The bound: main 1 MiB + 2 processes x 4 MiB.
+  EXPECT_NEAR(j["peak_rss_bound_bytes"].get<double>(), 9.0 * 1048576.0, 0.0);
+  ASSERT_EQ(j["windows"].size(), 2u);
+  EXPECT_EQ(j["windows"][1]["first_step"].get<std::int64_t>(), 96);
+  EXPECT_EQ(j["windows"][1]["last_step"].get<std::int64_t>(), 100);
+  EXPECT_EQ(j["windows"][1]["activities"].get<std::uint64_t>(), 200u);
+  EXPECT_NEAR(j["windows"][1]["wall_s"].get<double>(), 2.5, 0.0);
 }
 
 TEST(Report, PrintSummaryShowsHplLineRateAndCrossover) {
