@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Plots bench-results/scaling.csv (scripts/bench-scaling.sh) as an SVG: simulator
-wall time and peak RSS against the number of ranks, one series per mode, both
+wall time and peak memory against the number of ranks, one series per mode, both
 axes logarithmic. Standard library only (no matplotlib on the target machines).
 
 Usage: scripts/plot-scaling.py [bench-results/scaling.csv] [bench-results/scaling.svg]
-When a (mode, ranks) pair was measured more than once, the median is plotted."""
+When a (mode, ranks) pair was measured more than once, the median of its newest
+date's runs is plotted (the older rows are earlier code, kept as history)."""
 import csv
 import math
 import statistics
@@ -13,11 +14,15 @@ import sys
 src = sys.argv[1] if len(sys.argv) > 1 else "bench-results/scaling.csv"
 dst = sys.argv[2] if len(sys.argv) > 2 else "bench-results/scaling.svg"
 
-runs = {}
+runs, newest = {}, {}
 with open(src, newline="") as f:
     for row in csv.DictReader(f):
         key = (row["mode"], int(row["ranks"]))
-        runs.setdefault(key, []).append((float(row["wall_s"]), float(row["peak_rss_kib"]) / 1024.0))
+        if row["date"] > newest.get(key, ""):
+            newest[key] = row["date"]
+            runs[key] = []
+        if row["date"] == newest[key]:
+            runs[key].append((float(row["wall_s"]), float(row["peak_rss_kib"]) / 1024.0))
 if not runs:
     sys.exit(f"{src}: no rows")
 
@@ -67,7 +72,7 @@ def panel(x0, title, ylabel, pick):
 
 
 body = panel(0, "simulator wall time", "seconds", lambda p: p[1]) + \
-    panel(W, "peak RSS", "MiB", lambda p: p[2])
+    panel(W, "peak memory (fast: bound over its processes)", "MiB", lambda p: p[2])
 with open(dst, "w") as f:
     f.write(f'<svg xmlns="http://www.w3.org/2000/svg" width="{2 * W}" height="{H}" '
             f'font-family="sans-serif">\n<rect width="100%" height="100%" fill="white"/>\n')

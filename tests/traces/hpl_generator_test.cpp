@@ -38,6 +38,19 @@ HplConfig small_config() {
   return c;
 }
 
+// small_config() as rocHPL / Aurora HPL run it: N 480, P x 3, look-ahead,
+// updates on the GPUs, messages from host buffers.
+HplConfig staged_gpu_config(int p) {
+  HplConfig c = small_config();
+  c.n = 480;
+  c.p = p;
+  c.q = 3;
+  c.depth = 1;
+  c.gpu = true;
+  c.host_staged = true;
+  return c;
+}
+
 std::vector<StepSchedule> all_steps(const HplScheduleGenerator& g) {
   std::vector<StepSchedule> steps(static_cast<std::size_t>(g.steps() + 1));
   for (std::int64_t k = 0; k <= g.steps(); ++k)
@@ -124,14 +137,8 @@ TEST(HplGenerator, FastModeShortcutsKeepTheScheduleConsistentAndTheBytes) {
   // message is left), and the roll moves the same SWAP bytes in fewer messages.
   for (const int p : {5, 6, 7, 12}) {
     for (const int group : {2, 4, 8}) {
-      HplConfig c = small_config();
-      c.n = 480;
-      c.p = p;
-      c.q = 3;
+      HplConfig c = staged_gpu_config(p);
       c.swap = HplConfig::Swap::SpreadRoll;
-      c.depth = 1;
-      c.gpu = true;
-      c.host_staged = true;
       HplConfig fast = c;
       fast.pivot_collective = true;
       fast.swap_roll_group = group;
@@ -178,13 +185,7 @@ TEST(HplGenerator, PanelCollectiveStandsForThePanelsKernelsAndExchanges) {
   // (what the replay prices) gives back exactly the kernels and exchanges the
   // per-exchange schedule has, in the same order.
   for (const int p : {1, 5, 6}) {
-    HplConfig c = small_config();
-    c.n = 480;
-    c.p = p;
-    c.q = 3;
-    c.depth = 1;
-    c.gpu = true;
-    c.host_staged = true;
+    HplConfig c = staged_gpu_config(p);
     c.pivot_collective = true;
     HplConfig fast = c;
     fast.panel_collective = true;
