@@ -17,8 +17,11 @@
 //     measured step leaves that traffic out and its last step comes out short;
 //   - a run too short for the smallest window plan to be cheaper than the run
 //     itself is simulated whole, in one window (exact).
-// All windows run in ONE SimGrid simulation, one after the other, driven by a
-// controller actor; the platform is shared.
+// A controller actor builds the platform once; every window then runs in a
+// process forked from that state (WindowProcess), up to options.fast.workers
+// at a time, and sends its samples back through a pipe. Every window starts
+// from the same idle machine at the same time, so the outputs do not depend
+// on how many run at once.
 #include "sim/fast_mode.hpp"
 
 #include <algorithm>

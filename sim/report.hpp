@@ -68,6 +68,10 @@ void write_summary_json(const RunResult& result, const std::string& path);
 /// rate_tflops = step_rate_tflops(). Throws std::runtime_error.
 void write_steps_csv(const RunResult& result, const std::string& path);
 
+/// The run's memory bound with fast mode's window processes: the main
+/// process's peak RSS plus the window_processes largest window peaks.
+double peak_rss_bound_bytes(const RunResult& result);
+
 /// stats.json: wall_s, activities, activities_per_s (null when wall_s <= 0),
 /// peak_rss_bytes. Not deterministic. Throws std::runtime_error.
 void write_stats_json(const RunResult& result, const std::string& path);

@@ -61,10 +61,10 @@ struct RunResult {
   std::uint64_t activities = 0;
   double wall_s = 0.0;
   double peak_rss_bytes = 0.0; // of the main process
-  // Fast mode's window processes (README, "Fast mode: windows in parallel"):
-  // how many ran at once, and the largest one's peak RSS. They share the
-  // main process's pages until they write them, so peak_rss_bytes +
-  // window_processes x window_peak_rss_bytes bounds the run's memory.
+  // Fast mode's window processes (README, "Fast mode", point 10): how many
+  // ran at once, and the largest one's peak RSS (each window's is in
+  // `windows`). They share the main process's pages until they write them;
+  // peak_rss_bound_bytes (sim/report.hpp) bounds the run's memory.
   int window_processes = 0;
   double window_peak_rss_bytes = 0.0;
   std::vector<WindowStat> windows;
