@@ -28,21 +28,16 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <functional>
 #include <limits>
 #include <map>
 #include <poll.h>
-#include <sched.h>
 #include <set>
 #include <simgrid/s4u.hpp>
 #include <stdexcept>
 #include <string>
 #include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <utility>
 
 #include "models/kernel_model.hpp"
@@ -51,6 +46,7 @@
 #include "sim/platform.hpp"
 #include "sim/replay.hpp"
 #include "sim/schedule_source.hpp"
+#include "sim/window_process.hpp"
 
 namespace hplsim::sim {
 
@@ -73,112 +69,6 @@ struct Sample {
   std::array<double, kPhaseCount> mean_phase_s{};
   double flops = 0.0;
 };
-
-// A process simulating one fast-mode window: a fork of the whole simulator
-// (SimGrid's engine included) that runs `work` and sends its answer back
-// through a pipe. The answer is read to its end before the process is reaped,
-// so a long answer cannot block it.
-class WindowProcess {
-public:
-  explicit WindowProcess(const std::function<std::string()>& work) {
-    int fds[2];
-    if (::pipe(fds) != 0) throw std::runtime_error(std::string("fast mode: pipe: ") + std::strerror(errno));
-    std::fflush(nullptr); // nothing buffered is written twice
-    pid_ = ::fork();
-    if (pid_ < 0) {
-      ::close(fds[0]);
-      ::close(fds[1]);
-      throw std::runtime_error(std::string("fast mode: fork: ") + std::strerror(errno));
-    }
-    if (pid_ == 0) {
-      ::close(fds[0]);
-      std::string answer(1, '\0');
-      try {
-        answer += work();
-      } catch (const std::exception& e) {
-        answer.assign(1, '\1');
-        answer += e.what();
-      }
-      const bool sent = write_all(fds[1], answer);
-      ::_exit(sent ? 0 : 3); // no destructors: the engine is the parent's copy
-    }
-    ::close(fds[1]);
-    fd_ = fds[0];
-  }
-  WindowProcess(WindowProcess&& o) noexcept
-      : pid_(std::exchange(o.pid_, -1)), fd_(std::exchange(o.fd_, -1)) {}
-  WindowProcess(const WindowProcess&) = delete;
-  WindowProcess& operator=(const WindowProcess&) = delete;
-  WindowProcess& operator=(WindowProcess&& o) noexcept {
-    std::swap(pid_, o.pid_);
-    std::swap(fd_, o.fd_);
-    std::swap(bytes_, o.bytes_);
-    return *this;
-  }
-  ~WindowProcess() {
-    if (fd_ >= 0) ::close(fd_);
-    if (pid_ > 0) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, nullptr, 0);
-    }
-  }
-
-  /// The pipe the answer comes through.
-  int fd() const { return fd_; }
-  /// Reads what the pipe holds; true once the answer is complete (end of file).
-  bool read_some() {
-    std::vector<char> buf(1 << 16); // not on the actor's small stack
-    const ssize_t n = ::read(fd_, buf.data(), buf.size());
-    if (n > 0) {
-      bytes_.append(buf.data(), static_cast<std::size_t>(n));
-      return false;
-    }
-    return n == 0 || errno != EINTR;
-  }
-  /// The window's answer once read_some() said it is complete; throws what the
-  /// window threw, or if the process died.
-  std::string answer() {
-    std::string bytes = std::move(bytes_);
-    ::close(std::exchange(fd_, -1));
-    int status = 0;
-    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-    }
-    pid_ = -1;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || bytes.empty())
-      throw std::runtime_error("fast mode: the process simulating a window " +
-                               (WIFSIGNALED(status)
-                                    ? "was killed by signal " + std::to_string(WTERMSIG(status))
-                                    : "exited with status " + std::to_string(WEXITSTATUS(status))));
-    if (bytes[0] != '\0') throw std::runtime_error(bytes.substr(1));
-    return bytes.substr(1);
-  }
-
-private:
-  static bool write_all(int fd, const std::string& bytes) {
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-      const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return false;
-      done += static_cast<std::size_t>(n);
-    }
-    return true;
-  }
-
-  pid_t pid_ = -1;
-  int fd_ = -1;
-  std::string bytes_;
-};
-
-// Window processes to run at once: options.fast.workers, or the CPUs this
-// process may run on (at most 8: each holds a copy of a window's state).
-int window_workers(int option) {
-  if (option > 0) return option;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  const int cpus = ::sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
-  return std::clamp(cpus, 1, 8);
-}
 
 class FastRun {
 public:

@@ -1,0 +1,73 @@
+// Fast mode's window processes (sim/window_process.hpp): what comes back
+// through the pipe, and how a window's failure reaches the parent.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <poll.h>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/window_process.hpp"
+
+namespace hplsim::sim {
+namespace {
+
+std::string drain(WindowProcess& p) {
+  while (!p.read_some()) {
+  }
+  return p.answer();
+}
+
+TEST(WindowProcess, AnswerLongerThanAPipeComesBackWhole) {
+  // 1 MiB: sixteen times a Linux pipe's buffer, so the child blocks on its
+  // write until the parent reads; the parent must not wait for it first.
+  std::string big(1 << 20, 'x');
+  for (std::size_t i = 0; i < big.size(); i += 4099)
+    big[i] = static_cast<char>('a' + i % 26);
+  WindowProcess p([&big]() { return big; });
+  EXPECT_EQ(drain(p), big);
+}
+
+TEST(WindowProcess, WhatTheWindowThrewIsThrownInTheParent) {
+  WindowProcess p(
+      []() -> std::string { throw std::runtime_error("schedule: rank 7 waits for unknown tag 3"); });
+  try {
+    drain(p);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), "schedule: rank 7 waits for unknown tag 3");
+  }
+}
+
+TEST(WindowProcess, AProcessThatDiesIsReportedWithItsSignal) {
+  WindowProcess p([]() -> std::string {
+    std::raise(SIGKILL);
+    return "never";
+  });
+  try {
+    drain(p);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("killed by signal 9"), std::string::npos) << e.what();
+  }
+}
+
+TEST(WindowProcess, SeveralAtOnceEachGiveTheirOwnAnswer) {
+  std::vector<WindowProcess> running;
+  for (int i = 0; i < 3; ++i)
+    running.emplace_back([i]() { return "window " + std::to_string(i); });
+  // Taken in reverse order: each pipe holds its own answer.
+  for (int i = 2; i >= 0; --i)
+    EXPECT_EQ(drain(running[static_cast<std::size_t>(i)]), "window " + std::to_string(i));
+}
+
+TEST(WindowProcess, WorkersDefaultToTheCpusAtMostEight) {
+  EXPECT_EQ(window_workers(3), 3);
+  const int automatic = window_workers(0);
+  EXPECT_GE(automatic, 1);
+  EXPECT_LE(automatic, 8);
+}
+
+} // namespace
+} // namespace hplsim::sim
