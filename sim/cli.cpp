@@ -18,6 +18,7 @@
 #include "sim/scenario_defaults.hpp"
 #include "sim/scenario_loader.hpp"
 #include "sim/simulation.hpp"
+#include "sim/window_process.hpp"
 
 namespace hplsim::sim {
 
@@ -26,14 +27,6 @@ namespace {
 // Exit codes (README, "Command line"): 0 ok, 1 bad input, 2 usage, 3 internal error.
 constexpr int kExitInput = 1;
 constexpr int kExitInternal = 3;
-
-// Peak RSS of this process (RUSAGE_SELF) or of its largest child
-// (RUSAGE_CHILDREN: fast mode's window processes).
-double peak_rss_bytes(int who = RUSAGE_SELF) {
-  rusage usage{};
-  getrusage(who, &usage);
-  return static_cast<double>(usage.ru_maxrss) * 1024.0; // Linux reports KiB
-}
 
 // A progress bar on stderr, shown only when stderr is a terminal and the run
 // has lasted more than two seconds.
@@ -87,7 +80,7 @@ int cmd_run(const std::string& path, ScenarioOverrides ov, const std::string& ou
   RunResult result = simulate(sc, options);
   bar.finish();
   result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  result.peak_rss_bytes = peak_rss_bytes();
+  result.peak_rss_bytes = peak_rss_bytes(RUSAGE_SELF);
   if (result.window_processes > 0) result.window_peak_rss_bytes = peak_rss_bytes(RUSAGE_CHILDREN);
   std::filesystem::create_directories(out_dir);
   write_summary_json(result, out_dir + "/summary.json");

@@ -38,6 +38,7 @@
 #include <stdexcept>
 #include <string>
 #include <sys/resource.h>
+#include <type_traits>
 #include <utility>
 
 #include "models/kernel_model.hpp"
@@ -278,9 +279,7 @@ private:
               const auto t0 = std::chrono::steady_clock::now();
               WindowOutcome o = simulate(job);
               o.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-              rusage usage{};
-              getrusage(RUSAGE_SELF, &usage);
-              o.peak_rss_bytes = static_cast<double>(usage.ru_maxrss) * 1024.0; // KiB on Linux
+              o.peak_rss_bytes = peak_rss_bytes(RUSAGE_SELF);
               return encode(o);
             }));
       }
@@ -315,6 +314,7 @@ private:
   }
 
   // A window's outcome as bytes through the pipe (same binary on both ends).
+  static_assert(std::is_trivially_copyable_v<Sample>, "samples travel as raw bytes");
   static std::string encode(const WindowOutcome& o) {
     std::string bytes;
     const auto put = [&](const auto& x) { bytes.append(reinterpret_cast<const char*>(&x), sizeof x); };

@@ -207,15 +207,15 @@ double PivotExchanges::meet(int rank, const traces::Exchange& x, std::size_t pos
   const bool panel = x.has_panel();
   if (panel && segments == nullptr)
     throw std::logic_error("panel collective: rank " + std::to_string(rank) + " brought no segments");
+  const auto complete = [&](std::vector<double>& arrival, const std::vector<std::vector<double>>& segs) {
+    return panel ? replay_panel(x, arrival, segs) : replay(x, arrival);
+  };
   if (expected <= 1) {
     std::vector<double> arrival(static_cast<std::size_t>(x.size()), std::nan(""));
     arrival[static_cast<std::size_t>(member)] = now;
-    if (panel) {
-      std::vector<std::vector<double>> alone(static_cast<std::size_t>(x.size()));
-      alone[static_cast<std::size_t>(member)] = *segments;
-      return replay_panel(x, arrival, alone)[static_cast<std::size_t>(member)];
-    }
-    return replay(x, arrival)[static_cast<std::size_t>(member)];
+    std::vector<std::vector<double>> alone(panel ? arrival.size() : 0);
+    if (panel) alone[static_cast<std::size_t>(member)] = *segments;
+    return complete(arrival, alone)[static_cast<std::size_t>(member)];
   }
   const auto key = std::make_tuple(x.base(), x.stride(), pos, seq);
   auto it = meetings_.find(key);
@@ -230,8 +230,7 @@ double PivotExchanges::meet(int rank, const traces::Exchange& x, std::size_t pos
   meeting->arrival_s[static_cast<std::size_t>(member)] = now;
   if (panel) meeting->segments[static_cast<std::size_t>(member)] = *segments;
   if (++meeting->arrived == expected) {
-    meeting->done_s =
-        panel ? replay_panel(x, meeting->arrival_s, meeting->segments) : replay(x, meeting->arrival_s);
+    meeting->done_s = complete(meeting->arrival_s, meeting->segments);
     meetings_.erase(it);
   }
   meeting->barrier->wait();

@@ -359,12 +359,8 @@ private:
       exchange_pos_ = pos;
       exchange_seq_ = 0;
     }
-    if (x.has_panel()) {
-      panel_segments(x);
-      hold_until(st_.exchanges->meet(rank_, x, pos, exchange_seq_++, &segments_));
-    } else {
-      hold_until(st_.exchanges->meet(rank_, x, pos, exchange_seq_++));
-    }
+    const std::vector<double>* segments = x.has_panel() ? &panel_segments(x) : nullptr;
+    hold_until(st_.exchanges->meet(rank_, x, pos, exchange_seq_++, segments));
     account(pos, phase_index(x.phase()), t0, sg4::Engine::get_clock());
   }
 
@@ -372,7 +368,7 @@ private:
   // each of the panel's jb pivot exchanges and after the last one, priced as
   // compute() prices the same kernels (kernel model, panel threading, jitter
   // drawn in the same order, the rank's core speed).
-  void panel_segments(const traces::Exchange& x) {
+  const std::vector<double>& panel_segments(const traces::Exchange& x) {
     const traces::PanelShape& shape = x.panel();
     const int member = traces::Communicator{x.base(), x.stride(), x.size()}.member_of(rank_);
     const traces::PanelGeometry g{shape.n(), shape.nb(), shape.row_begin(),
@@ -396,6 +392,7 @@ private:
       seconds *= jitter();
       segments_.back() += seconds * core_s;
     }
+    return segments_;
   }
 
   void compute(const traces::Compute& c, std::size_t pos, double t0) {

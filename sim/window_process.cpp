@@ -7,6 +7,7 @@
 #include <cstring>
 #include <sched.h>
 #include <stdexcept>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <utility>
@@ -98,6 +99,12 @@ std::string WindowProcess::answer() {
                                   : "exited with status " + std::to_string(WEXITSTATUS(status))));
   if (bytes[0] != '\0') throw std::runtime_error(bytes.substr(1));
   return bytes.substr(1);
+}
+
+double peak_rss_bytes(int who) {
+  rusage usage{};
+  getrusage(who, &usage);
+  return static_cast<double>(usage.ru_maxrss) * 1024.0; // Linux reports KiB
 }
 
 int window_workers(int option) {

@@ -4,6 +4,7 @@
 // engine per process), which sends its answer back through a pipe.
 #include <functional>
 #include <string>
+#include <sys/resource.h> // RUSAGE_SELF, RUSAGE_CHILDREN for peak_rss_bytes
 #include <sys/types.h>
 
 namespace hplsim::sim {
@@ -33,6 +34,10 @@ private:
   int fd_ = -1;
   std::string bytes_;
 };
+
+/// Peak RSS in bytes of this process (RUSAGE_SELF) or of its largest reaped
+/// child (RUSAGE_CHILDREN: the window processes).
+double peak_rss_bytes(int who);
 
 /// Window processes to run at once: `option` when > 0, else the CPUs this
 /// process may run on, at most 8 (each holds a copy of a window's state).
