@@ -7,6 +7,7 @@
 #include <cstring>
 #include <sched.h>
 #include <stdexcept>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -34,6 +35,7 @@ WindowProcess::WindowProcess(const std::function<std::string()>& work) {
   int fds[2];
   if (::pipe(fds) != 0) throw std::runtime_error(std::string("fast mode: pipe: ") + std::strerror(errno));
   std::fflush(nullptr); // nothing buffered is written twice
+  const pid_t parent = ::getpid();
   pid_ = ::fork();
   if (pid_ < 0) {
     ::close(fds[0]);
@@ -42,6 +44,10 @@ WindowProcess::WindowProcess(const std::function<std::string()>& work) {
   }
   if (pid_ == 0) {
     ::close(fds[0]);
+    // A window dies with the simulator: a killed run leaves no process
+    // simulating on (the check closes the race with a parent gone already).
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(4);
     // The answer's first byte says how `work` ended: 0 returned, 1 threw.
     std::string answer(1, '\0');
     try {

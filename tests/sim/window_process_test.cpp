@@ -2,10 +2,15 @@
 // through the pipe, and how a window's failure reaches the parent.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <csignal>
+#include <fstream>
 #include <poll.h>
 #include <stdexcept>
 #include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
 #include <vector>
 
 #include "sim/window_process.hpp"
@@ -60,6 +65,45 @@ TEST(WindowProcess, SeveralAtOnceEachGiveTheirOwnAnswer) {
   // Taken in reverse order: each pipe holds its own answer.
   for (int i = 2; i >= 0; --i)
     EXPECT_EQ(drain(running[static_cast<std::size_t>(i)]), "window " + std::to_string(i));
+}
+
+// A process is gone once /proc has no entry for it or it is a zombie (its
+// new parent has not reaped it yet).
+bool gone(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string pid_field, name, state;
+  if (!(stat >> pid_field >> name >> state)) return true;
+  return state == "Z" || state == "X";
+}
+
+TEST(WindowProcess, DiesWithTheSimulatorThatStartedIt) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const pid_t simulator = ::fork();
+  ASSERT_GE(simulator, 0);
+  if (simulator == 0) {
+    // A simulator whose window would run 60 s, killed while it does.
+    WindowProcess window([&]() -> std::string {
+      const pid_t me = ::getpid();
+      if (::write(fds[1], &me, sizeof me) != sizeof me) ::_exit(5);
+      ::sleep(60);
+      return "too late";
+    });
+    ::pause();
+    ::_exit(0);
+  }
+  pid_t window = -1;
+  ASSERT_EQ(::read(fds[0], &window, sizeof window), static_cast<ssize_t>(sizeof window));
+  ::close(fds[0]);
+  ::close(fds[1]);
+  ::kill(simulator, SIGKILL);
+  ::waitpid(simulator, nullptr, 0);
+  // Within 10 s (it goes at once; the margin is for a loaded machine).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!gone(window) && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_TRUE(gone(window)) << "window process " << window << " outlived its simulator";
+  if (!gone(window)) ::kill(window, SIGKILL);
 }
 
 TEST(WindowProcess, WorkersDefaultToTheCpusAtMostEight) {
