@@ -5,8 +5,10 @@
 //   - the first steps (a true cold start) and the last steps with the final
 //     solve are always simulated;
 //   - in between, windows start uniformly and are refined by bisection where
-//     linear interpolation between neighbours misses the midpoint by more
-//     than a tolerance (the crossover and the fast decline near the end);
+//     the curve through the other windows misses the midpoint by more than a
+//     tolerance (the crossover and the fast decline near the end); every
+//     step between windows is read off that curve (sim/step_curve.hpp: one
+//     node per window, a monotone cubic through them by default);
 //   - a window simulates `warmup` steps whose times are discarded (they fill
 //     the look-ahead pipeline and the broadcast skew), then `measured` steps
 //     whose durations d(k) = end(k) - end(k-1) and phase times are kept, then
@@ -25,6 +27,7 @@
 #include "sim/fast_mode.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -32,6 +35,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <memory>
 #include <poll.h>
 #include <set>
 #include <simgrid/s4u.hpp>
@@ -47,6 +51,7 @@
 #include "sim/platform.hpp"
 #include "sim/replay.hpp"
 #include "sim/schedule_source.hpp"
+#include "sim/step_curve.hpp"
 #include "sim/window_process.hpp"
 
 namespace hplsim::sim {
@@ -306,6 +311,8 @@ private:
       }
       for (const auto& [k, s] : o.samples)
         samples_[k] = s;
+      if (!o.samples.empty()) kept_.emplace(o.samples.front().first, o.samples.back().first);
+      curves_.reset();
       ++windows_;
       simulated_steps_ += jobs[i].last - jobs[i].first + 1;
       if (options_.progress) options_.progress(std::min(1.0, double(windows_) / plan_.max_windows));
@@ -375,12 +382,76 @@ private:
     return window_steps + tail_steps + std::int64_t{plan_.initial_windows} * window_steps;
   }
 
+  // The curve through the windows (README, "Fast mode: integrating the
+  // curve"): one node per window, the mean of its kept steps at their mean
+  // step; the head window's node is its last step (its first is a cold
+  // start), the tail window's its first (the last panel's step and the final
+  // solve are not on the curve). One curve for d(k) and one per phase.
+  struct Curves {
+    std::unique_ptr<StepCurve> step;
+    std::array<std::unique_ptr<StepCurve>, kPhaseCount> phase, mean_phase;
+  };
+  const Curves& curves() const {
+    if (curves_) return *curves_;
+    std::vector<std::pair<double, Sample>> nodes;
+    for (const auto& [a, b_kept] : kept_) {
+      const std::int64_t b = std::min(b_kept, steps_ - 1);
+      if (a > b) continue; // the final solve alone
+      std::pair<double, Sample> node{0.0, Sample{}};
+      if (a == 0 || b == steps_ - 1) {
+        node.first = static_cast<double>(a == 0 ? b : a);
+        node.second = samples_.at(a == 0 ? b : a);
+      } else {
+        const double n = static_cast<double>(b - a + 1);
+        node.first = static_cast<double>(a + b) / 2.0;
+        for (std::int64_t k = a; k <= b; ++k) {
+          const Sample& x = samples_.at(k);
+          node.second.step_s += x.step_s / n;
+          for (std::size_t p = 0; p < kPhaseCount; ++p) {
+            node.second.phase_s[p] += x.phase_s[p] / n;
+            node.second.mean_phase_s[p] += x.mean_phase_s[p] / n;
+          }
+        }
+      }
+      if (nodes.empty() || node.first > nodes.back().first) nodes.push_back(node);
+    }
+    // A run cut short by a failed window may have fewer than two windows:
+    // every sample is a node then (a constant from a single one).
+    if (nodes.size() < 2) {
+      nodes.clear();
+      for (const auto& [k, x] : samples_)
+        nodes.emplace_back(static_cast<double>(k), x);
+      if (nodes.size() == 1) nodes.emplace_back(nodes.front().first + 1.0, nodes.front().second);
+      if (nodes.empty()) nodes = {{0.0, Sample{}}, {1.0, Sample{}}};
+    }
+    const CurveRule rule = plan_.interpolation == Interpolation::Linear          ? CurveRule::Linear
+                           : plan_.interpolation == Interpolation::MonotoneCubic ? CurveRule::MonotoneCubic
+                                                                                 : CurveRule::Parabolic;
+    const auto curve = [&](const auto& value) {
+      std::vector<CurveNode> c;
+      for (const auto& [step, sample] : nodes)
+        c.push_back({step, value(sample)});
+      return std::make_unique<StepCurve>(std::move(c), rule);
+    };
+    curves_ = std::make_unique<Curves>();
+    curves_->step = curve([](const Sample& x) { return x.step_s; });
+    for (std::size_t p = 0; p < kPhaseCount; ++p) {
+      curves_->phase[p] = curve([p](const Sample& x) { return x.phase_s[p]; });
+      curves_->mean_phase[p] = curve([p](const Sample& x) { return x.mean_phase_s[p]; });
+    }
+    return *curves_;
+  }
+
+  // A step between windows, read off the curve (never below zero: the
+  // parabolic rule can overshoot a node where the curve turns sharply).
+  static double read_off(const StepCurve& curve, std::int64_t k) {
+    return std::max(0.0, curve.at(static_cast<double>(k)));
+  }
+
   double interpolate_step_s(std::int64_t k) const {
-    auto hi = samples_.lower_bound(k);
-    if (hi != samples_.end() && hi->first == k) return hi->second.step_s;
-    auto lo = std::prev(hi);
-    const double t = double(k - lo->first) / double(hi->first - lo->first);
-    return lo->second.step_s + t * (hi->second.step_s - lo->second.step_s);
+    auto it = samples_.find(k);
+    if (it != samples_.end()) return it->second.step_s;
+    return read_off(*curves().step, k);
   }
 
   void control() {
@@ -466,18 +537,17 @@ private:
         clock += it->second.step_s;
         r.how = "simulated";
       } else {
-        auto hi = samples_.lower_bound(k);
-        auto lo = std::prev(hi);
-        const double t = double(k - lo->first) / double(hi->first - lo->first);
-        for (int p = 0; p < kPhaseCount; ++p) {
-          const auto i = static_cast<std::size_t>(p);
-          r.phase_s[i] = lo->second.phase_s[i] + t * (hi->second.phase_s[i] - lo->second.phase_s[i]);
-          r.mean_phase_s[i] =
-              lo->second.mean_phase_s[i] + t * (hi->second.mean_phase_s[i] - lo->second.mean_phase_s[i]);
+        const auto hi = samples_.lower_bound(k);
+        const std::int64_t lo_step = hi == samples_.begin() ? 0 : std::prev(hi)->first;
+        const std::int64_t hi_step = hi == samples_.end() ? steps_ : hi->first;
+        const Curves& c = curves();
+        for (std::size_t p = 0; p < kPhaseCount; ++p) {
+          r.phase_s[p] = read_off(*c.phase[p], k);
+          r.mean_phase_s[p] = read_off(*c.mean_phase[p], k);
         }
         r.start_s = clock;
-        clock += lo->second.step_s + t * (hi->second.step_s - lo->second.step_s);
-        r.how = "interpolated:" + std::to_string(lo->first) + "-" + std::to_string(hi->first);
+        clock += read_off(*c.step, k);
+        r.how = "interpolated:" + std::to_string(lo_step) + "-" + std::to_string(hi_step);
       }
       r.end_s = clock;
       r.flops = step_flops(k);
@@ -502,6 +572,8 @@ private:
   std::unique_ptr<ScheduleSource> source_;
   std::int64_t steps_ = 0;
   std::map<std::int64_t, Sample> samples_;
+  std::set<std::pair<std::int64_t, std::int64_t>> kept_; // each window's kept steps, first and last
+  mutable std::unique_ptr<Curves> curves_;               // through kept_, built when first read
   std::uint64_t activities_ = 0;
   int windows_ = 0;
   std::int64_t simulated_steps_ = 0;

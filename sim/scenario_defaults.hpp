@@ -159,6 +159,7 @@ struct WorkloadConfig {
 
 enum class Fold { Auto, On, Off };
 enum class FoldBand { ColumnBand, RowBand, CrossBand };
+enum class Interpolation { Linear = 1, MonotoneCubic = 2, Parabolic = 3 };
 
 struct FastConfig {
   Fold fold = Fold::Auto;
@@ -180,6 +181,8 @@ struct FastConfig {
   int swap_roll_group = 1; // step by step (README, "Fast mode: grouped swap roll": tried, optimistic)
   int fold_above_ranks = 4096;
   int workers = 0; // 0: the CPUs the run may use, at most 8
+  // Measured against a 1,000-window run (README, "Fast mode: integrating the curve").
+  Interpolation interpolation = Interpolation::MonotoneCubic;
 };
 
 struct OptionsConfig {

@@ -435,6 +435,77 @@ std::vector<std::vector<std::string>> steps_rows(const fs::path& dir) {
   return rows;
 }
 
+// steps.csv's windows as curve nodes, as fast mode builds them (README,
+// "Fast mode: integrating the curve"): the head window's last step, each
+// interior window's mean at its mean step, the tail window's first step.
+std::vector<std::pair<double, double>> window_nodes(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::vector<std::size_t>> windows;
+  for (std::size_t i = 0; i + 1 < rows.size(); ++i) // the last row is the final solve
+    if (rows[i].back() == "simulated") {
+      if (windows.empty() || windows.back().back() + 1 != i) windows.emplace_back();
+      windows.back().push_back(i);
+    }
+  std::vector<std::pair<double, double>> nodes;
+  for (std::size_t w = 0; w < windows.size(); ++w) {
+    const auto& rows_of = windows[w];
+    const std::size_t pick = w == 0 ? rows_of.back() : rows_of.front();
+    if (w == 0 || w + 1 == windows.size()) {
+      nodes.emplace_back(std::stod(rows[pick][0]), std::stod(rows[pick][4]));
+      continue;
+    }
+    double step = 0.0, value = 0.0;
+    for (std::size_t i : rows_of) {
+      step += std::stod(rows[i][0]) / static_cast<double>(rows_of.size());
+      value += std::stod(rows[i][4]) / static_cast<double>(rows_of.size());
+    }
+    nodes.emplace_back(step, value);
+  }
+  return nodes;
+}
+
+TEST(CliModes, StepsBetweenWindowsLieOnTheCurveThroughTheWindows) {
+  // small-dragonfly (48 steps) with 2 uniform windows: 4 nodes and 3 gaps.
+  TempDir dir;
+  std::vector<std::vector<std::vector<std::string>>> runs;
+  for (const std::string rule : {"LINEAR", "MONOTONE_CUBIC"}) {
+    const fs::path out = dir / rule;
+    const CliResult r = run_hplsim({"run", kSmallDragonfly, "--mode", "fast", "--set",
+                                    "options.fast.initial_windows=2", "--set", "options.fast.max_windows=4",
+                                    "--set", "options.fast.interpolation=" + rule, "--out", out.string()},
+                                   dir);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    runs.push_back(steps_rows(out));
+  }
+  int off_the_chord = 0, interpolated = 0;
+  for (std::size_t run = 0; run < runs.size(); ++run) {
+    const auto& rows = runs[run];
+    const auto nodes = window_nodes(rows);
+    ASSERT_GE(nodes.size(), 3U);
+    for (const auto& row : rows) {
+      if (row.back().rfind("interpolated:", 0) != 0) continue;
+      const double k = std::stod(row[0]), got = std::stod(row[4]);
+      std::size_t i = 0;
+      while (i + 2 < nodes.size() && nodes[i + 1].first < k)
+        ++i;
+      const auto [x0, y0] = nodes[i];
+      const auto [x1, y1] = nodes[i + 1];
+      ASSERT_TRUE(x0 < k && k < x1) << "step " << k << " outside its nodes";
+      const double chord = y0 + (k - x0) / (x1 - x0) * (y1 - y0);
+      if (run == 0) {
+        EXPECT_NEAR(got, chord, 1e-12 * chord) << "step " << k; // LINEAR: on the chord
+      } else {
+        ++interpolated;
+        // MONOTONE_CUBIC: between its two nodes, and not the chord.
+        EXPECT_GE(got, std::min(y0, y1) * (1 - 1e-12)) << "step " << k;
+        EXPECT_LE(got, std::max(y0, y1) * (1 + 1e-12)) << "step " << k;
+        off_the_chord += std::abs(got - chord) > 1e-6 * chord;
+      }
+    }
+  }
+  EXPECT_GT(interpolated, 10);
+  EXPECT_GT(off_the_chord, interpolated / 2);
+}
+
 // Fast mode on a 32-node HPL-MxP slice of the Aurora scenario (64 ranks, 8 x 8,
 // N 147,456) with the given `--set`s, into dir/name; returns that folder.
 fs::path run_mxp_slice(const TempDir& dir, const std::string& name, const std::vector<std::string>& sets) {
