@@ -131,22 +131,40 @@ def main():
     truth = run_time(step_s, [head] + inner + [tail], last_step, "LINEAR")
     rules = ["LINEAR", "MONOTONE_CUBIC", "PARABOLIC"]
     print(f"dense run: {len(inner)} interior windows, {truth:.3f} s")
-    print("| interior windows | subsamples | " + " | ".join(f"{r} mean / rms" for r in rules) + " |")
-    print("|---:|---:|" + "---:|" * len(rules))
+    print("| interior windows | subsamples | " + " | ".join(f"{r} mean / rms" for r in rules) +
+          " | jackknife median | error within 2 jackknives |")
+    print("|---:|---:|" + "---:|" * (len(rules) + 2))
     for n in (1, 3, 4, 7, 9, 19, 39):
         stride = (len(inner) + 1) // (n + 1)
         if stride < 2:
             continue
         errors = {r: [] for r in rules}
+        jackknives, covered = [], 0
         step = max(1, stride // args.shifts)
         for shift in range(-(stride // 2) + 1, stride // 2, step):
-            kept = [head] + [inner[stride * i - 1 + shift] for i in range(1, n + 1)] + [tail]
+            picked = [inner[stride * i - 1 + shift] for i in range(1, n + 1)]
+            kept = [head] + picked + [tail]
             for r in rules:
                 errors[r].append(100.0 * (truth / run_time(step_s, kept, last_step, r) - 1.0))
+            # The run's own estimate (sim/fast_mode.cpp, sampling_error_fraction):
+            # the jackknife over its interior windows, with the default rule.
+            if n >= 2:
+                total = run_time(step_s, kept, last_step, "MONOTONE_CUBIC")
+                loo = [run_time(step_s, [head] + picked[:i] + picked[i + 1:] + [tail], last_step, "MONOTONE_CUBIC")
+                       for i in range(n)]
+                mean = sum(loo) / n
+                jk = 100.0 * math.sqrt((n - 1) / n * sum((t - mean) ** 2 for t in loo)) / total
+                jackknives.append(jk)
+                covered += abs(errors["MONOTONE_CUBIC"][-1]) <= 2 * jk
         cells = []
         for r in rules:
             e = errors[r]
             cells.append(f"{sum(e) / len(e):+.2f}% / {math.sqrt(sum(x * x for x in e) / len(e)):.2f}%")
+        if jackknives:
+            cells.append(f"{sorted(jackknives)[len(jackknives) // 2]:.2f}%")
+            cells.append(f"{100 * covered // len(jackknives)}%")
+        else:
+            cells += ["-", "-"]
         print(f"| {n} | {len(errors[rules[0]])} | " + " | ".join(cells) + " |")
 
 

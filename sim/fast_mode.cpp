@@ -391,10 +391,20 @@ private:
     std::unique_ptr<StepCurve> step;
     std::array<std::unique_ptr<StepCurve>, kPhaseCount> phase, mean_phase;
   };
-  const Curves& curves() const {
-    if (curves_) return *curves_;
+  // A window is interior unless it is the head (its kept steps start at 0),
+  // the tail (they reach the last panel step) or the final solve alone.
+  bool interior(const std::pair<std::int64_t, std::int64_t>& kept) const {
+    return kept.first > 0 && kept.second < steps_ - 1;
+  }
+
+  // The curve's nodes, one per window, leaving out the window `skip` keeps
+  // (none when null).
+  std::vector<std::pair<double, Sample>>
+  curve_nodes(const std::pair<std::int64_t, std::int64_t>* skip) const {
     std::vector<std::pair<double, Sample>> nodes;
-    for (const auto& [a, b_kept] : kept_) {
+    for (const auto& kept : kept_) {
+      if (skip != nullptr && kept == *skip) continue;
+      const auto [a, b_kept] = kept;
       const std::int64_t b = std::min(b_kept, steps_ - 1);
       if (a > b) continue; // the final solve alone
       std::pair<double, Sample> node{0.0, Sample{}};
@@ -415,6 +425,18 @@ private:
       }
       if (nodes.empty() || node.first > nodes.back().first) nodes.push_back(node);
     }
+    return nodes;
+  }
+
+  CurveRule curve_rule() const {
+    return plan_.interpolation == Interpolation::Linear          ? CurveRule::Linear
+           : plan_.interpolation == Interpolation::MonotoneCubic ? CurveRule::MonotoneCubic
+                                                                 : CurveRule::Parabolic;
+  }
+
+  const Curves& curves() const {
+    if (curves_) return *curves_;
+    std::vector<std::pair<double, Sample>> nodes = curve_nodes(nullptr);
     // A run cut short by a failed window may have fewer than two windows:
     // every sample is a node then (a constant from a single one).
     if (nodes.size() < 2) {
@@ -424,9 +446,7 @@ private:
       if (nodes.size() == 1) nodes.emplace_back(nodes.front().first + 1.0, nodes.front().second);
       if (nodes.empty()) nodes = {{0.0, Sample{}}, {1.0, Sample{}}};
     }
-    const CurveRule rule = plan_.interpolation == Interpolation::Linear          ? CurveRule::Linear
-                           : plan_.interpolation == Interpolation::MonotoneCubic ? CurveRule::MonotoneCubic
-                                                                                 : CurveRule::Parabolic;
+    const CurveRule rule = curve_rule();
     const auto curve = [&](const auto& value) {
       std::vector<CurveNode> c;
       for (const auto& [step, sample] : nodes)
@@ -446,6 +466,40 @@ private:
   // parabolic rule can overshoot a node where the curve turns sharply).
   static double read_off(const StepCurve& curve, std::int64_t k) {
     return std::max(0.0, curve.at(static_cast<double>(k)));
+  }
+
+  // The run's sampling error (README, "Fast mode: integrating the curve"):
+  // the jackknife over the interior windows. Leaving window i out (its steps
+  // read off the curve through the others) gives a run time T_i; the
+  // standard error of the run time is sqrt((n-1)/n sum (T_i - mean T)^2),
+  // returned relative to `time_s`. Negative when fewer than two interior
+  // windows (nothing to leave out).
+  double sampling_error_fraction(double time_s) const {
+    std::vector<std::pair<std::int64_t, std::int64_t>> windows;
+    for (const auto& kept : kept_)
+      if (interior(kept)) windows.push_back(kept);
+    if (windows.size() < 2 || time_s <= 0.0) return -1.0;
+    std::vector<double> totals;
+    for (const auto& skip : windows) {
+      std::vector<CurveNode> nodes;
+      for (const auto& [step, sample] : curve_nodes(&skip))
+        nodes.push_back({step, sample.step_s});
+      const StepCurve curve(std::move(nodes), curve_rule());
+      double total_s = 0.0;
+      for (std::int64_t k = 0; k <= steps_; ++k) {
+        const auto it = samples_.find(k);
+        const bool left_out = k >= skip.first && k <= skip.second;
+        total_s += it != samples_.end() && !left_out ? it->second.step_s : read_off(curve, k);
+      }
+      totals.push_back(total_s);
+    }
+    const double n = static_cast<double>(totals.size());
+    double mean = 0.0, squares = 0.0;
+    for (double t : totals)
+      mean += t / n;
+    for (double t : totals)
+      squares += (t - mean) * (t - mean);
+    return std::sqrt((n - 1.0) / n * squares) / time_s;
   }
 
   double interpolate_step_s(std::int64_t k) const {
@@ -552,6 +606,11 @@ private:
       r.end_s = clock;
       r.flops = step_flops(k);
       result_.step_records.push_back(r);
+    }
+    if (!failed_) {
+      result_.rmax_sampling_error_fraction = sampling_error_fraction(clock);
+      result_.sampling_windows = static_cast<int>(
+          std::count_if(kept_.begin(), kept_.end(), [this](const auto& kept) { return interior(kept); }));
     }
   }
 

@@ -153,6 +153,9 @@ void write_summary_json(const RunResult& result, const std::string& path) {
   j["time_s"] = result.time_s;
   j["rmax_tflops"] = result.rmax_flops_per_s / kTera;
   j["rmax_flops_per_s"] = result.rmax_flops_per_s;
+  j["rmax_sampling_error_fraction"] = result.rmax_sampling_error_fraction >= 0.0
+                                          ? nlohmann::ordered_json(result.rmax_sampling_error_fraction)
+                                          : nlohmann::ordered_json(nullptr);
   nlohmann::ordered_json totals = nlohmann::ordered_json::object();
   const auto sums = phase_totals_s(result);
   for (int p = 0; p < kPhaseCount; ++p)
@@ -295,6 +298,10 @@ void print_summary(const RunResult& result, std::ostream& out) {
   out << "Rmax " << rate_text(result.rmax_flops_per_s) << " ("
       << printf_string("%.4e", result.rmax_flops_per_s) << " flop/s), simulated time "
       << printf_string("%.2f", result.time_s) << " s\n";
+  if (result.rmax_sampling_error_fraction >= 0.0)
+    out << "Sampling error of Rmax: " << printf_string("%.1f", 100.0 * result.rmax_sampling_error_fraction)
+        << " % (jackknife over the " << result.sampling_windows
+        << " interior windows; the fold and the models are not in it)\n";
 
   const auto totals = phase_totals_s(result);
   const auto means = mean_phase_totals_s(result);

@@ -53,6 +53,12 @@ struct RunResult {
   bool completed = true;
   std::string failure; // why not completed, empty if completed
   std::vector<StepRecord> step_records;
+  // Fast mode's sampling error of Rmax, relative (README, "Fast mode:
+  // integrating the curve"): the jackknife over its interior windows, of which
+  // there were `sampling_windows`; negative when not estimated (other modes,
+  // fewer than two interior windows, or every step simulated).
+  double rmax_sampling_error_fraction = -1.0;
+  int sampling_windows = 0;
   // MxP refinement
   double refinement_s = 0.0;
   int refinement_iterations = 0;

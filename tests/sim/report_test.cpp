@@ -164,6 +164,7 @@ TEST_F(ReportFiles, SummaryHasKeysInOrderAndValues) {
                                              "time_s",
                                              "rmax_tflops",
                                              "rmax_flops_per_s",
+                                             "rmax_sampling_error_fraction",
                                              "phase_totals_s",
                                              "phase_mean_totals_s",
                                              "dominant_phases",
@@ -172,6 +173,7 @@ TEST_F(ReportFiles, SummaryHasKeysInOrderAndValues) {
                                              "completed",
                                              "failure"};
   EXPECT_EQ(keys, expected);
+  EXPECT_TRUE(j["rmax_sampling_error_fraction"].is_null());  // not a fast-mode result
   EXPECT_EQ(j["time_s"].get<double>(), 0.1 + 0.2);           // exact: shortest round-trip text
   EXPECT_NEAR(j["rmax_tflops"].get<double>(), 1500.0, 1e-9); // 1.5e15 / 1e12
   // Totals over the 10 panel steps + solve: gemm = 10+9+...+1 = 55, swap = 45,
