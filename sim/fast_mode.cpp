@@ -33,6 +33,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <memory>
@@ -396,6 +397,12 @@ private:
   bool interior(const std::pair<std::int64_t, std::int64_t>& kept) const {
     return kept.first > 0 && kept.second < steps_ - 1;
   }
+  std::vector<std::pair<std::int64_t, std::int64_t>> interior_windows() const {
+    std::vector<std::pair<std::int64_t, std::int64_t>> windows;
+    std::copy_if(kept_.begin(), kept_.end(), std::back_inserter(windows),
+                 [this](const auto& kept) { return interior(kept); });
+    return windows;
+  }
 
   // The curve's nodes, one per window, leaving out the window `skip` keeps
   // (none when null).
@@ -408,7 +415,7 @@ private:
       const std::int64_t b = std::min(b_kept, steps_ - 1);
       if (a > b) continue; // the final solve alone
       std::pair<double, Sample> node{0.0, Sample{}};
-      if (a == 0 || b == steps_ - 1) {
+      if (!interior(kept)) {
         node.first = static_cast<double>(a == 0 ? b : a);
         node.second = samples_.at(a == 0 ? b : a);
       } else {
@@ -428,12 +435,6 @@ private:
     return nodes;
   }
 
-  CurveRule curve_rule() const {
-    return plan_.interpolation == Interpolation::Linear          ? CurveRule::Linear
-           : plan_.interpolation == Interpolation::MonotoneCubic ? CurveRule::MonotoneCubic
-                                                                 : CurveRule::Parabolic;
-  }
-
   const Curves& curves() const {
     if (curves_) return *curves_;
     std::vector<std::pair<double, Sample>> nodes = curve_nodes(nullptr);
@@ -446,7 +447,7 @@ private:
       if (nodes.size() == 1) nodes.emplace_back(nodes.front().first + 1.0, nodes.front().second);
       if (nodes.empty()) nodes = {{0.0, Sample{}}, {1.0, Sample{}}};
     }
-    const CurveRule rule = curve_rule();
+    const CurveRule rule = plan_.interpolation;
     const auto curve = [&](const auto& value) {
       std::vector<CurveNode> c;
       for (const auto& [step, sample] : nodes)
@@ -475,16 +476,14 @@ private:
   // returned relative to `time_s`. Negative when fewer than two interior
   // windows (nothing to leave out).
   double sampling_error_fraction(double time_s) const {
-    std::vector<std::pair<std::int64_t, std::int64_t>> windows;
-    for (const auto& kept : kept_)
-      if (interior(kept)) windows.push_back(kept);
+    const auto windows = interior_windows();
     if (windows.size() < 2 || time_s <= 0.0) return -1.0;
     std::vector<double> totals;
     for (const auto& skip : windows) {
       std::vector<CurveNode> nodes;
       for (const auto& [step, sample] : curve_nodes(&skip))
         nodes.push_back({step, sample.step_s});
-      const StepCurve curve(std::move(nodes), curve_rule());
+      const StepCurve curve(std::move(nodes), plan_.interpolation);
       double total_s = 0.0;
       for (std::int64_t k = 0; k <= steps_; ++k) {
         const auto it = samples_.find(k);
@@ -609,8 +608,7 @@ private:
     }
     if (!failed_) {
       result_.rmax_sampling_error_fraction = sampling_error_fraction(clock);
-      result_.sampling_windows = static_cast<int>(
-          std::count_if(kept_.begin(), kept_.end(), [this](const auto& kept) { return interior(kept); }));
+      result_.sampling_windows = static_cast<int>(interior_windows().size());
     }
   }
 

@@ -134,9 +134,9 @@ static_assert(same(Refinement::Classical, Mxp::CLASSICAL) && same(Refinement::Gm
 static_assert(same(FoldBand::ColumnBand, FastOptions::COLUMN_BAND) &&
               same(FoldBand::RowBand, FastOptions::ROW_BAND) &&
               same(FoldBand::CrossBand, FastOptions::CROSS_BAND) && FastOptions::Band_ARRAYSIZE == 3);
-static_assert(same(Interpolation::Linear, FastOptions::LINEAR) &&
-              same(Interpolation::MonotoneCubic, FastOptions::MONOTONE_CUBIC) &&
-              same(Interpolation::Parabolic, FastOptions::PARABOLIC) &&
+static_assert(same(CurveRule::Linear, FastOptions::LINEAR) &&
+              same(CurveRule::MonotoneCubic, FastOptions::MONOTONE_CUBIC) &&
+              same(CurveRule::Parabolic, FastOptions::PARABOLIC) &&
               FastOptions::Interpolation_ARRAYSIZE == 4);
 static_assert(same(Fold::Auto, FastOptions::AUTO) && same(Fold::On, FastOptions::ON) &&
               same(Fold::Off, FastOptions::OFF) && FastOptions::Fold_ARRAYSIZE == 3);
@@ -213,7 +213,7 @@ ResolvedScenario resolve(const LoadedScenario& loaded) {
   set_if(f.has_fold_above_ranks(), f.fold_above_ranks(), out.options.fast.fold_above_ranks);
   set_if(f.has_workers(), f.workers(), out.options.fast.workers);
   if (f.has_interpolation() && f.interpolation() != FastOptions::INTERPOLATION_UNSET)
-    out.options.fast.interpolation = static_cast<Interpolation>(f.interpolation());
+    out.options.fast.interpolation = static_cast<CurveRule>(f.interpolation());
   return out;
 }
 

@@ -15,6 +15,7 @@
 
 #include "models/calibration.pb.h"
 #include "sim/scenario_loader.hpp"
+#include "sim/step_curve.hpp"
 #include "topologies/topology.hpp"
 
 namespace hplsim::sim {
@@ -159,7 +160,6 @@ struct WorkloadConfig {
 
 enum class Fold { Auto, On, Off };
 enum class FoldBand { ColumnBand, RowBand, CrossBand };
-enum class Interpolation { Linear = 1, MonotoneCubic = 2, Parabolic = 3 };
 
 struct FastConfig {
   Fold fold = Fold::Auto;
@@ -182,7 +182,7 @@ struct FastConfig {
   int fold_above_ranks = 4096;
   int workers = 0; // 0: the CPUs the run may use, at most 8
   // Measured against a 1,000-window run (README, "Fast mode: integrating the curve").
-  Interpolation interpolation = Interpolation::MonotoneCubic;
+  CurveRule interpolation = CurveRule::MonotoneCubic;
 };
 
 struct OptionsConfig {

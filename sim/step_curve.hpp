@@ -8,10 +8,12 @@
 
 namespace hplsim::sim {
 
+// The values are options.fast.interpolation's (sim/scenario.proto), which
+// scenario_defaults.cpp checks.
 enum class CurveRule {
-  Linear,        // straight lines between nodes
-  MonotoneCubic, // piecewise cubic Hermite, slopes of Fritsch & Butland (monotone between nodes)
-  Parabolic,     // piecewise cubic Hermite, slopes of the parabola through each node's neighbours
+  Linear = 1,        // straight lines between nodes
+  MonotoneCubic = 2, // piecewise cubic Hermite, slopes of Fritsch & Butland (monotone between nodes)
+  Parabolic = 3,     // piecewise cubic Hermite, slopes of the parabola through each node's neighbours
 };
 
 struct CurveNode {
