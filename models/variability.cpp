@@ -3,6 +3,8 @@
 // degraded_rate_factor in (0, 1], per-node file factors > 0.
 #include "models/variability.hpp"
 
+#include "models/random_streams.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -17,10 +19,7 @@ namespace hplsim::models {
 
 namespace {
 
-// Stream ids for splitmix64(seed ^ id): arbitrary distinct constants.
-constexpr std::uint64_t kNodeStream = 0x6e6f6465ULL;     // "node"
-constexpr std::uint64_t kGpuStream = 0x677075ULL;        // "gpu"
-constexpr std::uint64_t kDegradedStream = 0x64656772ULL; // "degr"
+// Streams: models/random_streams.hpp (NodeRates, DegradedNodes, GpuRates).
 
 void require_cv(const char* field, double v) {
   if (!(std::isfinite(v) && v >= 0.0))
@@ -90,13 +89,13 @@ Variability::Variability(const VariabilityParams& params, int nodes, int gpus_pe
     if (path.is_relative() && !base_dir.empty()) path = std::filesystem::path(base_dir) / path;
     node_factors_ = read_rates_file(path.string(), path.string(), nodes);
   } else {
-    std::mt19937_64 rng(splitmix64(seed ^ kNodeStream));
+    std::mt19937_64 rng = RandomStreams(seed).generator(Stream::NodeRates);
     node_factors_.resize(n);
     for (double& f : node_factors_)
       f = lognormal_mean1(rng, params.node_rate_cv());
     const auto count = static_cast<std::size_t>(std::llround(fraction * static_cast<double>(nodes)));
     if (count > 0) {
-      std::mt19937_64 pick(splitmix64(seed ^ kDegradedStream));
+      std::mt19937_64 pick = RandomStreams(seed).generator(Stream::DegradedNodes);
       std::vector<int> order(n);
       std::iota(order.begin(), order.end(), 0);
       for (std::size_t i = 0; i < count; ++i) { // partial Fisher-Yates: order[0..count) is a uniform sample
@@ -107,7 +106,7 @@ Variability::Variability(const VariabilityParams& params, int nodes, int gpus_pe
       }
     }
   }
-  std::mt19937_64 rng(splitmix64(seed ^ kGpuStream));
+  std::mt19937_64 rng = RandomStreams(seed).generator(Stream::GpuRates);
   gpu_factors_.resize(n * static_cast<std::size_t>(gpus_per_node));
   for (std::size_t i = 0; i < gpu_factors_.size(); ++i)
     gpu_factors_[i] = node_factors_[i / static_cast<std::size_t>(gpus_per_node)] *

@@ -1,5 +1,6 @@
 #include "traces/hpl_generator.hpp"
 
+#include "traces/hpl_flops.hpp"
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -58,8 +59,7 @@ double HplScheduleGenerator::step_flops(std::int64_t k) const {
 }
 
 double HplScheduleGenerator::total_flops() const {
-  const double n = static_cast<double>(config_.n);
-  return 2.0 / 3.0 * n * n * n + 1.5 * n * n;
+  return hpl_flops(config_.n);
 }
 
 void HplScheduleGenerator::step(std::int64_t k, StepSchedule& out, const std::vector<bool>* only) const {

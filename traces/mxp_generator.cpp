@@ -1,5 +1,6 @@
 #include "traces/mxp_generator.hpp"
 
+#include "traces/hpl_flops.hpp"
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -170,8 +171,7 @@ double MxpScheduleGenerator::step_flops(std::int64_t k) const {
 }
 
 double MxpScheduleGenerator::total_flops() const {
-  const double n = static_cast<double>(config_.n);
-  return 2.0 / 3.0 * n * n * n + 1.5 * n * n;
+  return hpl_flops(config_.n);
 }
 
 void MxpScheduleGenerator::step(std::int64_t k, StepSchedule& out, const std::vector<bool>* only) const {

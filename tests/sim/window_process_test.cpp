@@ -13,29 +13,29 @@
 #include <unistd.h>
 #include <vector>
 
-#include "sim/window_process.hpp"
+#include "sim/support/child_process.hpp"
 
 namespace hplsim::sim {
 namespace {
 
-std::string drain(WindowProcess& p) {
+std::string drain(ChildProcess& p) {
   while (!p.read_some()) {
   }
   return p.answer();
 }
 
-TEST(WindowProcess, AnswerLongerThanAPipeComesBackWhole) {
+TEST(ChildProcess, AnswerLongerThanAPipeComesBackWhole) {
   // 1 MiB: sixteen times a Linux pipe's buffer, so the child blocks on its
   // write until the parent reads; the parent must not wait for it first.
   std::string big(1 << 20, 'x');
   for (std::size_t i = 0; i < big.size(); i += 4099)
     big[i] = static_cast<char>('a' + i % 26);
-  WindowProcess p([&big]() { return big; });
+  ChildProcess p([&big]() { return big; });
   EXPECT_EQ(drain(p), big);
 }
 
-TEST(WindowProcess, WhatTheWindowThrewIsThrownInTheParent) {
-  WindowProcess p(
+TEST(ChildProcess, WhatTheWindowThrewIsThrownInTheParent) {
+  ChildProcess p(
       []() -> std::string { throw std::runtime_error("schedule: rank 7 waits for unknown tag 3"); });
   try {
     drain(p);
@@ -45,8 +45,8 @@ TEST(WindowProcess, WhatTheWindowThrewIsThrownInTheParent) {
   }
 }
 
-TEST(WindowProcess, AProcessThatDiesIsReportedWithItsSignal) {
-  WindowProcess p([]() -> std::string {
+TEST(ChildProcess, AProcessThatDiesIsReportedWithItsSignal) {
+  ChildProcess p([]() -> std::string {
     std::raise(SIGKILL);
     return "never";
   });
@@ -58,8 +58,8 @@ TEST(WindowProcess, AProcessThatDiesIsReportedWithItsSignal) {
   }
 }
 
-TEST(WindowProcess, SeveralAtOnceEachGiveTheirOwnAnswer) {
-  std::vector<WindowProcess> running;
+TEST(ChildProcess, SeveralAtOnceEachGiveTheirOwnAnswer) {
+  std::vector<ChildProcess> running;
   for (int i = 0; i < 3; ++i)
     running.emplace_back([i]() { return "window " + std::to_string(i); });
   // Taken in reverse order: each pipe holds its own answer.
@@ -76,14 +76,14 @@ bool gone(pid_t pid) {
   return state == "Z" || state == "X";
 }
 
-TEST(WindowProcess, DiesWithTheSimulatorThatStartedIt) {
+TEST(ChildProcess, DiesWithTheSimulatorThatStartedIt) {
   int fds[2];
   ASSERT_EQ(::pipe(fds), 0);
   const pid_t simulator = ::fork();
   ASSERT_GE(simulator, 0);
   if (simulator == 0) {
     // A simulator whose window would run 60 s, killed while it does.
-    WindowProcess window([&]() -> std::string {
+    ChildProcess window([&]() -> std::string {
       const pid_t me = ::getpid();
       if (::write(fds[1], &me, sizeof me) != sizeof me) ::_exit(5);
       ::sleep(60);
@@ -106,7 +106,7 @@ TEST(WindowProcess, DiesWithTheSimulatorThatStartedIt) {
   if (!gone(window)) ::kill(window, SIGKILL);
 }
 
-TEST(WindowProcess, WorkersDefaultToTheCpusAtMostEight) {
+TEST(ChildProcess, WorkersDefaultToTheCpusAtMostEight) {
   EXPECT_EQ(window_workers(3), 3);
   const int automatic = window_workers(0);
   EXPECT_GE(automatic, 1);

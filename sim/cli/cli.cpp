@@ -1,0 +1,56 @@
+// The `hplsim` command line: the verbs (sim/cli/commands.hpp) and the one
+// place where errors become exit codes (sim/support/errors.hpp).
+#include "sim/cli/cli.hpp"
+
+#include <exception>
+#include <iostream>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "sim/cli/commands.hpp"
+#include "sim/support/errors.hpp"
+
+namespace hplsim::sim {
+
+void add_scenario_flags(CLI::App* cmd, ScenarioOverrides& ov) {
+  cmd->add_option("--set", ov.set, "Override a scenario field: FIELD.PATH=VALUE (repeatable)");
+  cmd->add_option("--nodes", ov.nodes, "Nodes used (workload.nodes)");
+  cmd->add_option("--ppn", ov.ppn, "Ranks per node (workload.ranks_per_node)");
+  cmd->add_option("--N", ov.n, "Matrix order N (workload.n)");
+  cmd->add_option("--NB", ov.nb, "Block size NB (workload.nb)");
+  cmd->add_option("--P", ov.p, "Process rows P (workload.p)");
+  cmd->add_option("--Q", ov.q, "Process columns Q (workload.q)");
+  cmd->add_option("--depth", ov.depth, "Look-ahead depth 0 or 1 (workload.depth)");
+}
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{"hplsim: discrete-event simulation of HPL and HPL-MxP runs on exascale machines"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "Help for every subcommand");
+  const std::vector<Command> commands = {add_run_command(app), add_topo_command(app), add_trace_command(app),
+                                         add_calibrate_command(app), add_osu_command(app)};
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help is a "successful" parse error (0); every other one is a usage error.
+    const int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+  try {
+    for (const Command& c : commands)
+      if (*c.app) return c.run();
+    return kExitUsage;
+  } catch (const UserError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitInput;
+  } catch (const OutputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitOutput;
+  } catch (const std::exception& e) {
+    std::cerr << "hplsim: internal error: " << e.what() << "\n";
+    return kExitInternal;
+  }
+}
+
+} // namespace hplsim::sim

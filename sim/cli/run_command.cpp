@@ -1,0 +1,104 @@
+// `hplsim run SCENARIO`: one simulation, its reports and plots.
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <unistd.h>
+
+#include "sim/cli/commands.hpp"
+#include "sim/report/plot_svg.hpp"
+#include "sim/report/report.hpp"
+#include "sim/run/simulate.hpp"
+#include "sim/scenario/scenario_defaults.hpp"
+#include "sim/support/child_process.hpp"
+#include "sim/support/output_files.hpp"
+
+namespace hplsim::sim {
+
+namespace {
+
+// A progress bar on stderr, shown only when stderr is a terminal and the run
+// has lasted more than two seconds.
+class ProgressBar {
+public:
+  ProgressBar() : enabled_(isatty(STDERR_FILENO) != 0), start_(std::chrono::steady_clock::now()) {}
+  void update(double fraction) {
+    if (!enabled_) return;
+    const auto now = std::chrono::steady_clock::now();
+    const double elapsed_s = std::chrono::duration<double>(now - start_).count();
+    if (elapsed_s < 2.0 || now - last_ < std::chrono::milliseconds(200)) return;
+    last_ = now;
+    shown_ = true;
+    const int width = 40;
+    const int filled = static_cast<int>(fraction * width);
+    const double eta_s = fraction > 0 ? elapsed_s * (1.0 - fraction) / fraction : 0.0;
+    std::fprintf(stderr, "\r[%.*s%*s] %5.1f%%  elapsed %.0fs  eta %.0fs ", filled,
+                 "########################################", width - filled, "", 100.0 * fraction, elapsed_s,
+                 eta_s);
+    std::fflush(stderr);
+  }
+  void finish() {
+    if (shown_) std::fprintf(stderr, "\r%*s\r", 80, "");
+  }
+
+private:
+  bool enabled_;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point last_{};
+};
+
+struct RunArgs {
+  std::string path, out_dir, mode;
+  ScenarioOverrides overrides;
+  unsigned long long seed = 0;
+  bool seed_given = false;
+};
+
+int run(RunArgs a) {
+  if (!a.mode.empty()) a.overrides.mode = a.mode;
+  if (a.seed_given) a.overrides.seed = a.seed;
+  if (a.out_dir.empty()) a.out_dir = "hplsim-out/" + std::filesystem::path(a.path).stem().string();
+  const LoadedScenario loaded = load_scenario(a.path, a.overrides);
+  const ResolvedScenario sc = resolve(loaded);
+  // Before any simulation: a path that cannot take the outputs is found now,
+  // not after the run.
+  prepare_output_dir(a.out_dir);
+  ProgressBar bar;
+  SimulateOptions options;
+  options.progress = [&bar](double f) { bar.update(f); };
+  const auto t0 = std::chrono::steady_clock::now();
+  RunResult result = simulate(sc, options);
+  bar.finish();
+  result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  result.peak_rss_bytes = peak_rss_bytes(RUSAGE_SELF);
+  if (result.window_processes > 0) result.window_peak_rss_bytes = peak_rss_bytes(RUSAGE_CHILDREN);
+  write_summary_json(result, a.out_dir + "/summary.json");
+  write_steps_csv(result, a.out_dir + "/steps.csv");
+  write_stats_json(result, a.out_dir + "/stats.json");
+  write_phase_plot_svg(result, a.out_dir + "/phases.svg");
+  print_summary(result, std::cout);
+  std::cout << "outputs: " << a.out_dir << "/{summary.json,steps.csv,stats.json,phases.svg}\n";
+  return 0;
+}
+
+} // namespace
+
+Command add_run_command(CLI::App& app) {
+  auto args = std::make_shared<RunArgs>();
+  auto* run_cmd = app.add_subcommand("run", "Simulate a scenario and write summary.json, steps.csv, phases.svg");
+  run_cmd->add_option("scenario", args->path, "Scenario file (.textproto)")->required();
+  run_cmd->add_option("--mode", args->mode, "reference | fast | analytic | auto (default: the scenario's)")
+      ->check(CLI::IsMember({"reference", "fast", "analytic", "auto"}));
+  run_cmd->add_option("--seed", args->seed, "Random seed (default: the scenario's)");
+  run_cmd->add_option("--out", args->out_dir, "Output directory (default: hplsim-out/<scenario name>)");
+  add_scenario_flags(run_cmd, args->overrides);
+  return {run_cmd, [args, run_cmd]() {
+            args->seed_given = run_cmd->count("--seed") > 0;
+            return run(*args);
+          }};
+}
+
+} // namespace hplsim::sim

@@ -1,0 +1,25 @@
+#pragma once
+// The SimGrid engine as hplsim configures it: one per process (SimGrid allows
+// no second), created before the platform is built.
+#include <memory>
+
+#include <simgrid/s4u.hpp>
+
+#include "models/protocol_model.hpp"
+
+namespace hplsim::sim {
+
+/// Creates the process's SimGrid engine with hplsim's configuration (network
+/// model, cross-traffic, TCP window, actor stacks; each setting's reason is at
+/// its line).
+std::unique_ptr<simgrid::s4u::Engine> create_engine();
+
+/// Lets per-flow rate caps (GPU-aware MPI's device path) bind when the replay
+/// has one (device_message_rate_bytes_per_s > 0); call right after create_engine().
+void allow_flow_rate_caps(double device_message_rate_bytes_per_s);
+
+/// Installs the protocol model's latency/bandwidth corrections in SimGrid's
+/// network model. `protocol` must outlive the simulation.
+void install_protocol(const models::ProtocolModel& protocol);
+
+} // namespace hplsim::sim

@@ -1,0 +1,71 @@
+#include "sim/engine/machine.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "sim/engine/engine_setup.hpp"
+#include "sim/engine/replay_setup.hpp"
+#include "sim/scenario/machine_topology.hpp"
+
+namespace hplsim::sim {
+
+BuiltMachine build_machine(const ResolvedScenario& sc, const std::function<void(PlatformSpec&)>& adjust) {
+  BuiltMachine m;
+  m.engine = create_engine();
+  allow_flow_rate_caps(sc.machine.placement.device_rate_cap_bytes_per_s());
+  m.topology = make_topology(sc.machine);
+  m.kernels = std::make_unique<models::KernelModels>(sc.machine.kernels);
+  m.variability = std::make_unique<models::Variability>(sc.machine.variability, m.topology->node_count(),
+                                                        std::max(1, sc.machine.node.gpus_per_node()),
+                                                        sc.options.seed, sc.base_dir);
+  PlatformSpec spec = make_platform_spec(sc, *m.topology, *m.variability);
+  if (adjust) adjust(spec);
+  m.platform = std::make_unique<Platform>(std::move(spec));
+  if (sc.machine.protocol.ByteSizeLong() > 0) {
+    m.protocol = std::make_unique<models::ProtocolModel>(sc.machine.protocol);
+    install_protocol(*m.protocol);
+  }
+  return m;
+}
+
+PlatformSpec make_platform_spec(const ResolvedScenario& sc, const topo::Topology& topology,
+                                const models::Variability& variability) {
+  const auto& node = sc.machine.node;
+  const auto& w = sc.workload;
+  PlatformSpec spec;
+  spec.topology = &topology;
+  spec.routing = sc.machine.topology.routing;
+  spec.node_map.resize(static_cast<std::size_t>(w.nodes));
+  for (int i = 0; i < w.nodes; ++i)
+    spec.node_map[static_cast<std::size_t>(i)] = i;
+  spec.ranks_per_node = w.ranks_per_node;
+  spec.gpus_per_rank = node.gpus_per_node() > 0 ? w.gpus_per_rank() : 0;
+  spec.sockets = node.sockets;
+  spec.nics_per_socket = node.nics_per_socket;
+  spec.nic_latency_s = node.nic_latency_s;
+  spec.pcie_bandwidth_bytes_per_s = node.pcie_bandwidth_bytes_per_s;
+  spec.pcie_latency_s = node.pcie_latency_s;
+  spec.upi_bandwidth_bytes_per_s = node.upi_bandwidth_bytes_per_s;
+  spec.upi_latency_s = node.upi_latency_s;
+  spec.shm_bandwidth_bytes_per_s = node.shm_bandwidth_bytes_per_s;
+  spec.shm_latency_s = node.shm_latency_s;
+  spec.nic_mapping = sc.machine.placement.nic_mapping;
+  spec.affinity = sc.machine.placement.affinity;
+  const int p = w.p, q = w.q;
+  const bool column_major = w.column_major;
+  spec.rank_row = [=](int rank) { return column_major ? rank % p : rank / q; };
+  spec.rank_col = [=](int rank) { return column_major ? rank / p : rank % q; };
+  const int ppn = w.ranks_per_node;
+  const int gpr = spec.gpus_per_rank;
+  std::vector<int> node_map = spec.node_map;
+  spec.cpu_rate_factor = [&variability, node_map](int node_index) {
+    return variability.node_factor(node_map[static_cast<std::size_t>(node_index)]);
+  };
+  spec.gpu_rate_factor = [&variability, node_map, ppn, gpr](int rank, int gpu) {
+    const int node_index = rank / ppn;
+    return variability.gpu_factor(node_map[static_cast<std::size_t>(node_index)], (rank % ppn) * gpr + gpu);
+  };
+  return spec;
+}
+
+} // namespace hplsim::sim

@@ -1,0 +1,40 @@
+#pragma once
+// The one machine build: everything a simulation of a scenario needs before
+// its first activity, built in one place for reference mode, fast mode and the
+// OSU benchmarks. Members are declared in build order and destroyed in reverse
+// (the platform before the engine that owns its zone).
+#include <functional>
+#include <memory>
+
+#include <simgrid/s4u.hpp>
+
+#include "models/kernel_model.hpp"
+#include "models/protocol_model.hpp"
+#include "models/variability.hpp"
+#include "sim/engine/platform.hpp"
+#include "sim/scenario/scenario_defaults.hpp"
+#include "topologies/topology.hpp"
+
+namespace hplsim::sim {
+
+struct BuiltMachine {
+  std::unique_ptr<simgrid::s4u::Engine> engine;
+  std::unique_ptr<topo::Topology> topology;
+  std::unique_ptr<models::KernelModels> kernels;
+  std::unique_ptr<models::Variability> variability;
+  std::unique_ptr<Platform> platform;
+  std::unique_ptr<models::ProtocolModel> protocol; // null when the scenario gives no protocol
+};
+
+/// Builds the scenario's machine in this process's (new) SimGrid engine: the
+/// topology, kernel models, variability (seeded by the scenario), platform and
+/// protocol. `adjust` may edit the platform description before it is built
+/// (the OSU benchmarks place two ranks on chosen nodes). Call once per process.
+BuiltMachine build_machine(const ResolvedScenario& scenario, const std::function<void(PlatformSpec&)>& adjust = {});
+
+/// The platform description of a scenario (all nodes mapped 1:1 to topology
+/// nodes). `variability` must outlive the platform (the rate factors read it).
+PlatformSpec make_platform_spec(const ResolvedScenario& scenario, const topo::Topology& topology,
+                                const models::Variability& variability);
+
+} // namespace hplsim::sim

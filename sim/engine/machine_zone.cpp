@@ -1,0 +1,297 @@
+#include "sim/engine/machine_zone.hpp"
+
+#include "models/random_draws.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace hplsim::sim {
+
+namespace kr = simgrid::kernel::routing;
+
+namespace {
+// A well-mixed, platform-independent hash of a rank pair: models::splitmix64.
+using models::splitmix64;
+// Index in topo_links_ of a topology link crossed in the hop's direction.
+std::size_t link_index(const topo::Hop& hop) {
+  return 2 * static_cast<std::size_t>(hop.link) + (hop.forward ? 0 : 1);
+}
+std::uint64_t pair_hash(int a, int b) {
+  return splitmix64((static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) |
+             static_cast<std::uint32_t>(b));
+}
+} // namespace
+
+MachineZone::MachineZone(const std::string& name, const PlatformSpec& spec)
+    : NetZoneImpl(name), spec_(spec) {}
+
+void MachineZone::register_host(const sg4::Host* host, Endpoint endpoint) {
+  const auto id = static_cast<std::size_t>(host->get_netpoint()->id());
+  if (endpoints_.size() <= id) endpoints_.resize(id + 1);
+  endpoints_[id] = endpoint;
+}
+
+sg4::Link* MachineZone::make_link(const std::string& name, double bandwidth_bytes_per_s, double latency_s) {
+  sg4::Link* link = create_link(name, {bandwidth_bytes_per_s});
+  link->set_latency(latency_s);
+  link->seal();
+  ++all_links_;
+  return link;
+}
+
+void MachineZone::create_links(int ranks) {
+  const auto& links = spec_.topology->links();
+  topo_links_.reserve(2 * links.size());
+  // SimGrid sums the latencies of a route's links, so each switch traversal is
+  // charged to the link that enters the switch: fabric links in both
+  // directions and NIC links in the node->switch direction. A route with h
+  // switch-to-switch hops crosses h + 1 switches and gets h + 1 switch latencies.
+  const double sw = spec_.topology->switch_latency_s();
+  topo_rates_.reserve(2 * links.size());
+  auto add_topo_link = [&](const std::string& name, double bandwidth_bytes_per_s, double latency_s) {
+    sg4::Link* link = make_link(name, bandwidth_bytes_per_s, latency_s);
+    topo_links_.push_back(link);
+    topo_rates_.push_back({link->get_bandwidth(), link->get_latency()});
+  };
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    const auto& l = links[i];
+    const std::string base = std::string(topo::to_string(l.kind)) + std::to_string(i);
+    const bool nic = l.kind == topo::LinkKind::Nic; // a = switch, b = node
+    const double nic_s = nic ? spec_.nic_latency_s : 0.0;
+    add_topo_link(base + ".f", l.bandwidth_bytes_per_s, l.latency_s + nic_s + (nic ? 0.0 : sw));
+    add_topo_link(base + ".b", l.bandwidth_bytes_per_s, l.latency_s + nic_s + sw);
+  }
+  if (spec_.routing == topo::Routing::Adaptive) {
+    routed_now_.assign(topo_links_.size(), 0.0F);
+    flow_ends_.assign(topo_links_.size(), {});
+  }
+  const int nodes = static_cast<int>(spec_.node_map.size());
+  for (int n = 0; n < nodes; ++n) {
+    const std::string base = "n" + std::to_string(n);
+    shm_.push_back(make_link(base + ".shm", spec_.shm_bandwidth_bytes_per_s, spec_.shm_latency_s));
+    if (spec_.sockets > 1) {
+      upi_.push_back(make_link(base + ".upi01", spec_.upi_bandwidth_bytes_per_s, spec_.upi_latency_s));
+      upi_.push_back(make_link(base + ".upi10", spec_.upi_bandwidth_bytes_per_s, spec_.upi_latency_s));
+    }
+  }
+  for (int r = 0; r < ranks; ++r)
+    for (int g = 0; g < spec_.gpus_per_rank; ++g) {
+      const std::string base = "r" + std::to_string(r) + ".gpu" + std::to_string(g);
+      pcie_d2h_.push_back(make_link(base + ".d2h", spec_.pcie_bandwidth_bytes_per_s, spec_.pcie_latency_s));
+      pcie_h2d_.push_back(make_link(base + ".h2d", spec_.pcie_bandwidth_bytes_per_s, spec_.pcie_latency_s));
+    }
+}
+
+int MachineZone::socket_of(int rank) const {
+  const int local = rank % spec_.ranks_per_node;
+  return local * spec_.sockets / spec_.ranks_per_node;
+}
+
+int MachineZone::nic_for(int rank, int peer) const {
+  const int nics_per_node = spec_.sockets * spec_.nics_per_socket;
+  switch (spec_.nic_mapping) {
+  case NicMapping::Hashed:
+    return static_cast<int>(pair_hash(std::min(rank, peer), std::max(rank, peer)) % nics_per_node);
+  case NicMapping::RankLocal:
+    return (rank % spec_.ranks_per_node) % nics_per_node;
+  case NicMapping::PhaseSpecific:
+    break;
+  }
+  int socket = socket_of(rank);
+  if (spec_.affinity == Affinity::Misplaced && spec_.sockets > 1) socket = (socket + 1) % spec_.sockets;
+  const int first = socket * spec_.nics_per_socket;
+  // Aurora (REFERENCE.md, Table II): SWAP (column traffic) on NIC0 of the socket,
+  // BCAST (row traffic) spread over the socket's other NICs.
+  if (spec_.rank_col(rank) == spec_.rank_col(peer) || spec_.nics_per_socket == 1) return first;
+  const auto spread = static_cast<std::uint64_t>(spec_.nics_per_socket - 1);
+  return first + 1 + static_cast<int>(pair_hash(std::min(rank, peer), std::max(rank, peer)) % spread);
+}
+
+void MachineZone::append_network(int from_rank, int to_rank, std::vector<sg4::Link*>& out) const {
+  const int node_a = from_rank / spec_.ranks_per_node;
+  const int node_b = to_rank / spec_.ranks_per_node;
+  const int sa = socket_of(from_rank);
+  const int sb = socket_of(to_rank);
+  if (node_a == node_b) {
+    // Shared-memory MPI: a copy through the node's memory system, over UPI across sockets.
+    out.push_back(shm_[node_a]);
+    if (sa != sb) out.push_back(upi_[2 * node_a + (sa == 0 ? 0 : 1)]);
+    return;
+  }
+  const int nic_a = nic_for(from_rank, to_rank);
+  const int nic_b = nic_for(to_rank, from_rank);
+  const int nic_socket_a = nic_a / spec_.nics_per_socket;
+  const int nic_socket_b = nic_b / spec_.nics_per_socket;
+  if (nic_socket_a != sa) out.push_back(upi_[2 * node_a + (sa == 0 ? 0 : 1)]);
+  const auto* topology = spec_.topology;
+  const int tn_a = spec_.node_map[node_a];
+  const int tn_b = spec_.node_map[node_b];
+  // NIC links join a switch (a) to a node (b): node->switch is the backward direction.
+  out.push_back(topo_links_[2 * topology->nic_link(tn_a, nic_a) + 1]);
+  hops_.clear();
+  const int sw_a = topology->nic_switch(tn_a, nic_a);
+  const int sw_b = topology->nic_switch(tn_b, nic_b);
+  if (spec_.routing == topo::Routing::Adaptive)
+    route_adaptive(sw_a, sw_b, pair_hash(from_rank, to_rank), take_announced(from_rank, to_rank));
+  else
+    topology->route(sw_a, sw_b, spec_.routing, pair_hash(from_rank, to_rank), hops_);
+  for (const auto& hop : hops_)
+    out.push_back(topo_links_[link_index(hop)]);
+  out.push_back(topo_links_[2 * topology->nic_link(tn_b, nic_b)]);
+  if (nic_socket_b != sb) out.push_back(upi_[2 * node_b + (nic_socket_b == 0 ? 0 : 1)]);
+}
+
+double MachineZone::path_load(const std::vector<topo::Hop>& path) const {
+  double load = 0.0;
+  for (const auto& hop : path) {
+    const std::size_t index = link_index(hop);
+    const double busy =
+        topo_links_[index]->get_usage() / topo_rates_[index].bandwidth_bytes_per_s + routed_now_[index];
+    load = std::max(load, busy);
+  }
+  return load;
+}
+
+namespace {
+std::uint64_t rank_pair(int from_rank, int to_rank) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(from_rank)) << 32) |
+         static_cast<std::uint32_t>(to_rank);
+}
+} // namespace
+
+void MachineZone::announce_flow(int from_rank, int to_rank, double bytes) {
+  // Only flows that adaptive routing will route through the fabric (and pop their entry).
+  if (spec_.routing != topo::Routing::Adaptive ||
+      from_rank / spec_.ranks_per_node == to_rank / spec_.ranks_per_node)
+    return;
+  announced_[rank_pair(from_rank, to_rank)].push_back(bytes);
+}
+
+double MachineZone::take_announced(int from_rank, int to_rank) const {
+  if (querying_) return 0.0;
+  auto it = announced_.find(rank_pair(from_rank, to_rank));
+  if (it == announced_.end() || it->second.empty()) return 0.0;
+  const double bytes = it->second.front();
+  it->second.pop_front();
+  if (it->second.empty()) announced_.erase(it);
+  return bytes;
+}
+
+std::size_t MachineZone::active_flows(std::size_t index, double now) const {
+  auto& ends = flow_ends_[index];
+  ends.erase(std::remove_if(ends.begin(), ends.end(), [now](double e) { return e <= now; }), ends.end());
+  return ends.size();
+}
+
+// UGAL (Singh, "Load-Balanced Routing in Interconnection Networks", PhD thesis,
+// Stanford 2005), local variant, as Slingshot's adaptive routing does per
+// packet (REFERENCE.md: "Adaptive routing, congestion management"); here per
+// flow, at its start, among the minimal paths and kValiantCandidates
+// non-minimal ones (README, "Adaptive routing"):
+//   - a flow the replay announced (its size known) takes the path with the
+//     earliest expected completion: the path's link latencies plus its bytes
+//     at the rate a new flow would get there, the busiest link's bandwidth
+//     shared max-min with the flows already routed over it (each counted until
+//     its own expected end). Counting flows matters: a link's usage/bandwidth
+//     is 1 whether it carries one flow at full rate or fifty, so a usage-based
+//     load sends every flow back to the minimal path once all candidates are
+//     busy (measured: README, "HPL-MxP on Aurora");
+//   - other flows (route queries, unannounced transfers) minimise length x
+//     (1 + load): length in links (the two NIC links included), load the
+//     busiest fabric link's utilisation (usage / bandwidth) plus the flows
+//     routed over it at this instant.
+// Ties go to the earlier candidate (minimal first).
+void MachineZone::route_adaptive(int src_switch, int dst_switch, std::uint64_t salt, double bytes) const {
+  // Non-minimal candidates per flow [U]: UGAL implementations sample 1-4
+  // intermediates per decision; 4 keeps the choice broad at a bounded cost.
+  constexpr int kValiantCandidates = 4;
+  if (src_switch == dst_switch) return;
+  const auto* topology = spec_.topology;
+  const double now = sg4::Engine::get_clock();
+  if (now != routed_now_clock_) {
+    for (std::size_t index : routed_now_touched_)
+      routed_now_[index] = 0.0F;
+    routed_now_touched_.clear();
+    routed_now_clock_ = now;
+  }
+  candidates_.clear();
+  topology->minimal_candidates(src_switch, dst_switch, candidates_);
+  topology->valiant_candidates(src_switch, dst_switch, kValiantCandidates, salt, candidates_);
+  std::size_t best = 0;
+  double best_cost = std::numeric_limits<double>::infinity();
+  if (bytes > 0.0) {
+    // Expected completion on each candidate: its links' latencies plus the
+    // bytes at the rate a new flow would get, the busiest link's bandwidth
+    // shared with the flows already routed over it (max-min fair share).
+    double best_rate = 0.0;
+    for (std::size_t c = 0; c < candidates_.size(); ++c) {
+      double rate = std::numeric_limits<double>::infinity(), latency_s = 0.0;
+      for (const auto& hop : candidates_[c]) {
+        const std::size_t index = link_index(hop);
+        const LinkRate& link = topo_rates_[index];
+        rate = std::min(rate, link.bandwidth_bytes_per_s / double(active_flows(index, now) + 1));
+        latency_s += link.latency_s;
+      }
+      const double cost = latency_s + bytes / rate;
+      if (cost < best_cost) {
+        best_cost = cost;
+        best = c;
+        best_rate = rate;
+      }
+    }
+    hops_.swap(candidates_[best]);
+    const double end = now + bytes / best_rate;
+    for (const auto& hop : hops_)
+      flow_ends_[link_index(hop)].push_back(end);
+    return;
+  }
+  for (std::size_t c = 0; c < candidates_.size(); ++c) {
+    const double links = static_cast<double>(candidates_[c].size() + 2);
+    const double cost = links * (1.0 + path_load(candidates_[c]));
+    if (cost < best_cost) {
+      best_cost = cost;
+      best = c;
+    }
+  }
+  hops_.swap(candidates_[best]);
+  if (querying_) return; // a route query (latency lookup) carries no flow
+  for (const auto& hop : hops_) {
+    routed_now_[link_index(hop)] += 1.0F;
+    routed_now_touched_.push_back(link_index(hop));
+  }
+}
+
+void MachineZone::route(Endpoint a, Endpoint b, std::vector<sg4::Link*>& out) const {
+  const auto gpu_index = [&](const Endpoint& e) {
+    return static_cast<std::size_t>(e.rank) * spec_.gpus_per_rank + e.gpu;
+  };
+  if (a.gpu >= 0) out.push_back(pcie_d2h_[gpu_index(a)]);
+  if (a.rank != b.rank) {
+    append_network(a.rank, b.rank, out);
+  } else if (spec_.affinity == Affinity::Misplaced && spec_.sockets > 1 && (a.gpu >= 0) != (b.gpu >= 0)) {
+    // MISPLACED: the rank and its memory sit on the socket opposite its GPU (and
+    // NICs), so a host <-> device copy crosses the UPI (REFERENCE.md: pinning on
+    // one socket avoids UPI traffic).
+    const int node = a.rank / spec_.ranks_per_node;
+    const int mem = socket_of(a.rank);
+    const int dev = (mem + 1) % spec_.sockets;
+    const int from = a.gpu >= 0 ? dev : mem; // D2H: device socket -> memory socket
+    out.push_back(upi_[2 * node + (from == 0 ? 0 : 1)]);
+  }
+  if (b.gpu >= 0) out.push_back(pcie_h2d_[gpu_index(b)]);
+}
+
+void MachineZone::get_local_route(const kr::NetPoint* src, const kr::NetPoint* dst, kr::Route* into,
+                                  double* latency) {
+  thread_local std::vector<sg4::Link*> links;
+  links.clear();
+  route(endpoints_.at(src->id()), endpoints_.at(dst->id()), links);
+  for (auto* link : links) {
+    into->link_list_.push_back(link->get_impl());
+    if (latency) *latency += link->get_latency();
+  }
+}
+
+} // namespace hplsim::sim

@@ -1,0 +1,88 @@
+#pragma once
+// The custom SimGrid routing zone holding the whole machine (see platform.hpp).
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+#include <vector>
+
+#include <simgrid/kernel/routing/NetPoint.hpp>
+#include <simgrid/kernel/routing/NetZoneImpl.hpp>
+#include <simgrid/s4u.hpp>
+
+#include "sim/engine/platform_spec.hpp"
+
+namespace hplsim::sim {
+
+class MachineZone : public simgrid::kernel::routing::NetZoneImpl {
+public:
+  MachineZone(const std::string& name, const PlatformSpec& spec);
+
+  /// What a netpoint is: the CPU of a rank or one of its GPUs.
+  struct Endpoint {
+    int rank = -1;
+    int gpu = -1; // -1: the rank's CPU host
+  };
+  void register_host(const sg4::Host* host, Endpoint endpoint);
+  void create_links(int ranks);
+
+  void get_local_route(const simgrid::kernel::routing::NetPoint* src,
+                       const simgrid::kernel::routing::NetPoint* dst, simgrid::kernel::routing::Route* into,
+                       double* latency) override;
+
+  /// The same route as SimGrid sees it (used by tests and route_names()).
+  void route(Endpoint a, Endpoint b, std::vector<sg4::Link*>& out) const;
+  /// NIC index (within the node) rank `rank` uses to talk to rank `peer`.
+  int nic_for(int rank, int peer) const;
+  int socket_of(int rank) const;
+  std::size_t link_count() const { return all_links_; }
+  /// The replay announces each network message (from rank, to rank, bytes)
+  /// before starting it, so adaptive routing can weigh candidate paths by the
+  /// flows they already carry (README, "Adaptive routing").
+  void announce_flow(int from_rank, int to_rank, double bytes);
+  /// Route queries that are not flows (latency estimates) register nothing.
+  void set_querying(bool querying) { querying_ = querying; }
+
+private:
+  sg4::Link* make_link(const std::string& name, double bandwidth_bytes_per_s, double latency_s);
+  void append_network(int from_rank, int to_rank, std::vector<sg4::Link*>& out) const;
+  // Adaptive routing (UGAL-like, README "Adaptive routing"):
+  // fills hops_ with the least-loaded of the minimal and a few Valiant paths.
+  void route_adaptive(int src_switch, int dst_switch, std::uint64_t salt, double bytes) const;
+  double take_announced(int from_rank, int to_rank) const;
+  std::size_t active_flows(std::size_t index, double now) const;
+  double path_load(const std::vector<topo::Hop>& path) const;
+
+  const PlatformSpec& spec_;
+  std::vector<Endpoint> endpoints_; // by netpoint id
+  // Topology links, two directions each: [2*i] forward (a->b), [2*i+1] backward.
+  std::vector<sg4::Link*> topo_links_;
+  // The same links' bandwidth and latency, contiguous: adaptive routing reads
+  // them for every candidate hop of every flow, and reaching them through each
+  // sg4::Link was 9-14% of a folded Aurora run's profile (README, "Benchmarks").
+  struct LinkRate {
+    double bandwidth_bytes_per_s;
+    double latency_s;
+  };
+  std::vector<LinkRate> topo_rates_;
+  std::vector<sg4::Link*> pcie_d2h_, pcie_h2d_; // per (rank, gpu)
+  std::vector<sg4::Link*> upi_;                 // per node: [2*n] socket0->1, [2*n+1] socket1->0
+  std::vector<sg4::Link*> shm_;                 // per node
+  std::size_t all_links_ = 0;
+  mutable std::vector<topo::Hop> hops_;                    // scratch
+  mutable std::vector<std::vector<topo::Hop>> candidates_; // scratch (adaptive)
+  // Flows routed at the current simulated instant, per fabric link direction:
+  // SimGrid updates a link's usage only when it re-solves the sharing, so
+  // flows that start together would all see the same idle links and herd
+  // onto one path without this count (reset when the clock moves).
+  mutable std::vector<float> routed_now_;
+  mutable std::vector<std::size_t> routed_now_touched_;
+  mutable double routed_now_clock_ = -1.0;
+  // Flow-count load (adaptive routing): the announced sizes of the messages
+  // about to start, per (from rank, to rank) packed in 64 bits, and per fabric
+  // link direction the expected end times of the flows routed over it.
+  bool querying_ = false;
+  mutable std::unordered_map<std::uint64_t, std::deque<double>> announced_;
+  mutable std::vector<std::vector<double>> flow_ends_;
+};
+
+} // namespace hplsim::sim

@@ -1,0 +1,43 @@
+#pragma once
+// One rank's phase accounting in the replay (docs/replay.md, "Phase
+// accounting"): per open step, the intervals of the rank's ops by phase; a
+// phase's time in the step is their union (ops of one phase overlap: an async
+// receive posted before the blocking send of the same exchange, a rank's
+// GEMMs on its several GPUs, copies, and are counted once).
+#include <array>
+#include <cstddef>
+#include <functional>
+#include <utility>
+#include <vector>
+
+#include "sim/engine/rank_mean.hpp"
+#include "sim/result/run_result.hpp"
+
+namespace hplsim::sim {
+
+class PhaseAccounts {
+public:
+  /// Opens step position `pos` (every rank opens one per step).
+  void open(std::size_t pos);
+  /// Adds an op of `phase` (-1: none) that ran over [start_s, end_s] in step `pos`.
+  /// Throws std::logic_error when the step is closed (a replay bug).
+  void add(std::size_t pos, int phase, double start_s, double end_s);
+  /// Closes the steps at least two positions before `current` (every step
+  /// when `current` is SIZE_MAX) for which `busy(pos)` is false, calling
+  /// `closed(pos, phase_s)` with each one's per-phase times, in opening order.
+  void close(std::size_t current, const std::function<bool(std::size_t)>& busy,
+             const std::function<void(std::size_t, const RankPhases&)>& closed);
+
+  /// The length of the union of `intervals` (sorted in place).
+  static double union_length(std::vector<std::pair<double, double>>& intervals);
+
+private:
+  struct Accumulator {
+    std::size_t pos;
+    std::array<std::vector<std::pair<double, double>>, kPhaseCount> intervals;
+  };
+  // Accumulators are recycled (their interval vectors keep their capacity).
+  std::vector<Accumulator> open_, spare_;
+};
+
+} // namespace hplsim::sim

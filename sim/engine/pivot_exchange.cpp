@@ -1,0 +1,240 @@
+#include "sim/engine/pivot_exchange.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <queue>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+
+#include <simgrid/s4u/Barrier.hpp>
+#include <simgrid/s4u/Link.hpp>
+
+#include "models/protocol_model.hpp"
+#include "traces/hpl_pfact.hpp"
+
+namespace hplsim::sim {
+
+std::vector<traces::Pattern> pivot_exchange_patterns(int size, int root, std::int64_t jb) {
+  std::vector<traces::Pattern> patterns(static_cast<std::size_t>(std::max(size, 0)));
+  for (int m = 0; m < size; ++m)
+    traces::pivot_exchange_pattern(m, root, size, jb, patterns[static_cast<std::size_t>(m)]);
+  return patterns;
+}
+
+std::vector<double> pivot_exchange_completion_s(const std::vector<traces::Pattern>& patterns,
+                                                ExchangeNetwork& network,
+                                                const std::vector<double>* start_s) {
+  const int size = static_cast<int>(patterns.size());
+  std::vector<double> t = start_s != nullptr ? *start_s : std::vector<double>(patterns.size(), 0.0);
+  if (size <= 1) return t;
+  using traces::PeerMsg;
+  std::vector<std::size_t> pc(t.size(), 0);
+  const auto current = [&](int m) -> const PeerMsg* {
+    const auto& p = patterns[static_cast<std::size_t>(m)];
+    const std::size_t i = pc[static_cast<std::size_t>(m)];
+    return i < p.size() ? &p[i] : nullptr;
+  };
+  // Pairs whose two members are at their common message, earliest start
+  // first; pairs that start together form a round and share links.
+  struct Pair {
+    double start_s;
+    int a, b;
+    bool operator>(const Pair& o) const { return std::tie(start_s, a, b) > std::tie(o.start_s, o.a, o.b); }
+  };
+  std::priority_queue<Pair, std::vector<Pair>, std::greater<>> ready;
+  std::vector<char> queued(t.size(), 0);
+  const auto offer = [&](int a) {
+    const PeerMsg* ma = current(a);
+    if (ma == nullptr) return;
+    const int b = ma->peer;
+    const PeerMsg* mb = current(b);
+    if (mb == nullptr || mb->peer != a || queued[static_cast<std::size_t>(a)] ||
+        queued[static_cast<std::size_t>(b)])
+      return;
+    queued[static_cast<std::size_t>(a)] = queued[static_cast<std::size_t>(b)] = 1;
+    ready.push({std::max(t[static_cast<std::size_t>(a)], t[static_cast<std::size_t>(b)]), std::min(a, b),
+                std::max(a, b)});
+  };
+  const auto offer_pair = [&](int a) {
+    offer(a);
+    if (const PeerMsg* ma = current(a)) offer(ma->peer);
+  };
+  for (int m = 0; m < size; ++m)
+    offer(m);
+  std::vector<Pair> batch;
+  std::unordered_map<const void*, int> load;
+  const auto each_message = [&](const Pair& x, const auto& visit) {
+    const PeerMsg& m = *current(x.a);
+    if (m.send_bytes > 0) visit(x.a, x.b, m.send_bytes);
+    if (m.recv_bytes > 0) visit(x.b, x.a, m.recv_bytes);
+  };
+  while (!ready.empty()) {
+    batch.clear();
+    const double first_s = ready.top().start_s;
+    while (!ready.empty() && ready.top().start_s <= first_s) {
+      batch.push_back(ready.top());
+      ready.pop();
+      queued[static_cast<std::size_t>(batch.back().a)] = queued[static_cast<std::size_t>(batch.back().b)] = 0;
+    }
+    load.clear();
+    for (const Pair& x : batch)
+      each_message(x, [&](int from, int to, std::int64_t) {
+        for (const auto& [link, bw] : network.route(from, to).links)
+          ++load[link];
+      });
+    for (const Pair& x : batch) {
+      double seconds = 0.0;
+      each_message(x, [&](int from, int to, std::int64_t bytes) {
+        const ExchangeNetwork::Route& r = network.route(from, to);
+        double rate = std::numeric_limits<double>::infinity();
+        for (const auto& [link, bw] : r.links)
+          rate = std::min(rate, bw / load[link]);
+        rate *= network.bandwidth_factor(bytes);
+        const double transfer_s = std::isfinite(rate) && rate > 0.0 ? static_cast<double>(bytes) / rate : 0.0;
+        seconds = std::max(seconds, network.latency_s(r.path_s, bytes) + transfer_s);
+      });
+      t[static_cast<std::size_t>(x.a)] = t[static_cast<std::size_t>(x.b)] = x.start_s + seconds;
+      ++pc[static_cast<std::size_t>(x.a)];
+      ++pc[static_cast<std::size_t>(x.b)];
+    }
+    for (const Pair& x : batch) {
+      offer_pair(x.a);
+      offer_pair(x.b);
+    }
+  }
+  for (int m = 0; m < size; ++m)
+    if (current(m) != nullptr)
+      throw std::logic_error("pivot exchange: member " + std::to_string(m) + " of " + std::to_string(size) +
+                             " is left waiting for member " + std::to_string(current(m)->peer));
+  return t;
+}
+
+// The replay's machine: routes between the members' hosts, the protocol
+// model's corrections as install_protocol (sim/simulation.cpp) applies them.
+class PivotExchanges::Network final : public ExchangeNetwork {
+public:
+  Network(PivotExchanges& owner, int base, int stride) : owner_(owner), base_(base), stride_(stride) {}
+  const Route& route(int from, int to) override {
+    const int a = base_ + from * stride_, b = base_ + to * stride_;
+    const std::uint64_t key = (static_cast<std::uint64_t>(a) << 32) | static_cast<std::uint32_t>(b);
+    auto it = owner_.routes_.find(key);
+    if (it != owner_.routes_.end()) return it->second;
+    std::vector<sg4::Link*> links;
+    Route r;
+    r.path_s = owner_.platform_.query_route(a, b, links);
+    for (const sg4::Link* l : links)
+      r.links.emplace_back(l, l->get_bandwidth());
+    return owner_.routes_.emplace(key, std::move(r)).first->second;
+  }
+  double latency_s(double path_s, std::int64_t bytes) const override {
+    const models::ProtocolModel* pm = owner_.protocol_;
+    return pm == nullptr ? path_s : pm->message_latency_s(path_s, static_cast<double>(bytes));
+  }
+  double bandwidth_factor(std::int64_t bytes) const override {
+    return owner_.protocol_ == nullptr ? 1.0 : owner_.protocol_->bandwidth_factor(static_cast<double>(bytes));
+  }
+
+private:
+  PivotExchanges& owner_;
+  int base_, stride_;
+};
+
+PivotExchanges::PivotExchanges(const Platform& platform, const models::ProtocolModel* protocol,
+                               const std::vector<bool>* active_ranks)
+    : platform_(platform), protocol_(protocol), active_(active_ranks) {}
+
+std::vector<double> PivotExchanges::replay(const traces::Exchange& x, std::vector<double>& arrival_s) {
+  double first_s = std::numeric_limits<double>::infinity();
+  for (const double a : arrival_s)
+    if (!std::isnan(a)) first_s = std::min(first_s, a);
+  for (double& a : arrival_s)
+    if (std::isnan(a)) a = first_s;
+  const auto key = std::make_tuple(x.size(), x.root_member(), x.jb());
+  if (key != patterns_key_) {
+    patterns_ = pivot_exchange_patterns(x.size(), x.root_member(), x.jb());
+    patterns_key_ = key;
+  }
+  Network network(*this, x.base(), x.stride());
+  return pivot_exchange_completion_s(patterns_, network, &arrival_s);
+}
+
+std::vector<double> PivotExchanges::replay_panel(const traces::Exchange& x,
+                                                 const std::vector<double>& arrival_s,
+                                                 const std::vector<std::vector<double>>& segments) {
+  const std::size_t size = arrival_s.size();
+  const std::size_t exchanges = static_cast<std::size_t>(x.jb());
+  std::vector<double> t = arrival_s; // NaN for folded-away members
+  std::vector<double> enter(size);
+  for (std::size_t m = 0; m < size; ++m)
+    if (!std::isnan(t[m]) && segments[m].size() != exchanges + 1)
+      throw std::logic_error("panel collective: member " + std::to_string(m) + " has " +
+                             std::to_string(segments[m].size()) + " segments for " +
+                             std::to_string(exchanges) + " exchanges");
+  for (std::size_t j = 0; j < exchanges; ++j) {
+    for (std::size_t m = 0; m < size; ++m)
+      enter[m] = std::isnan(t[m]) ? t[m] : t[m] + segments[m][j];
+    const std::vector<double> done = replay(x, enter); // fills the phantoms' NaN in `enter`
+    for (std::size_t m = 0; m < size; ++m)
+      if (!std::isnan(t[m])) t[m] = done[m];
+  }
+  for (std::size_t m = 0; m < size; ++m)
+    if (!std::isnan(t[m])) t[m] += segments[m][exchanges];
+  return t;
+}
+
+int PivotExchanges::active_members(const traces::Exchange& x) {
+  if (active_ == nullptr) return x.size();
+  const auto key = std::make_pair(x.base(), x.stride());
+  auto it = active_count_.find(key);
+  if (it != active_count_.end()) return it->second;
+  int n = 0;
+  for (int m = 0; m < x.size(); ++m)
+    n += (*active_)[static_cast<std::size_t>(x.base() + m * x.stride())] ? 1 : 0;
+  return active_count_.emplace(key, n).first->second;
+}
+
+double PivotExchanges::meet(int rank, const traces::Exchange& x, std::size_t pos, int seq,
+                            const std::vector<double>* segments) {
+  const int member = traces::Communicator{x.base(), x.stride(), x.size()}.member_of(rank);
+  if (member < 0)
+    throw std::runtime_error("schedule: rank " + std::to_string(rank) + " is not a member of its exchange");
+  const double now = sg4::Engine::get_clock();
+  const int expected = active_members(x);
+  const bool panel = x.has_panel();
+  if (panel && segments == nullptr)
+    throw std::logic_error("panel collective: rank " + std::to_string(rank) + " brought no segments");
+  const auto complete = [&](std::vector<double>& arrival, const std::vector<std::vector<double>>& segs) {
+    return panel ? replay_panel(x, arrival, segs) : replay(x, arrival);
+  };
+  if (expected <= 1) {
+    std::vector<double> arrival(static_cast<std::size_t>(x.size()), std::nan(""));
+    arrival[static_cast<std::size_t>(member)] = now;
+    std::vector<std::vector<double>> alone(panel ? arrival.size() : 0);
+    if (panel) alone[static_cast<std::size_t>(member)] = *segments;
+    return complete(arrival, alone)[static_cast<std::size_t>(member)];
+  }
+  const auto key = std::make_tuple(x.base(), x.stride(), pos, seq);
+  auto it = meetings_.find(key);
+  if (it == meetings_.end()) {
+    auto m = std::make_shared<Meeting>();
+    m->barrier = sg4::Barrier::create(static_cast<unsigned>(expected));
+    m->arrival_s.assign(static_cast<std::size_t>(x.size()), std::nan(""));
+    if (panel) m->segments.resize(static_cast<std::size_t>(x.size()));
+    it = meetings_.emplace(key, std::move(m)).first;
+  }
+  const std::shared_ptr<Meeting> meeting = it->second;
+  meeting->arrival_s[static_cast<std::size_t>(member)] = now;
+  if (panel) meeting->segments[static_cast<std::size_t>(member)] = *segments;
+  if (++meeting->arrived == expected) {
+    meeting->done_s = complete(meeting->arrival_s, meeting->segments);
+    meetings_.erase(it);
+  }
+  meeting->barrier->wait();
+  return meeting->done_s[static_cast<std::size_t>(member)];
+}
+
+} // namespace hplsim::sim

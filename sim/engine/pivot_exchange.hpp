@@ -1,0 +1,111 @@
+#pragma once
+// Fast mode's collective pivot exchange (traces::Exchange; README, "Fast mode:
+// collective pivot exchange"): when each member of a process column is done
+// with HPL's max-loc exchange of one panel column (HPL_pdmxswp), from the
+// members' arrival times, their message patterns and the time each message
+// takes on its route.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <tuple>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "sim/engine/platform.hpp"
+#include "traces/comm_pattern.hpp"
+#include "traces/schedule.pb.h"
+
+namespace hplsim::models {
+class ProtocolModel;
+}
+
+namespace hplsim::sim {
+
+/// What pivot_exchange_completion_s needs to know of the machine.
+class ExchangeNetwork {
+public:
+  struct Route {
+    double path_s = 0.0;                               ///< sum of the links' latencies
+    std::vector<std::pair<const void*, double>> links; ///< link identity, bandwidth (bytes/s)
+  };
+  virtual ~ExchangeNetwork() = default;
+  /// The route from member `from` to member `to`.
+  virtual const Route& route(int from, int to) = 0;
+  /// A message's latency on a route of `path_s` and the factor applied to the
+  /// links' bandwidth, for `bytes` (the protocol model's corrections).
+  virtual double latency_s(double path_s, std::int64_t bytes) const = 0;
+  virtual double bandwidth_factor(std::int64_t bytes) const = 0;
+};
+
+/// Every member's message pattern (traces::pivot_exchange_pattern, index =
+/// member) of the pivot exchange of a column of `size` members whose diagonal
+/// row is on member `root`, panel width `jb`.
+std::vector<traces::Pattern> pivot_exchange_patterns(int size, int root, std::int64_t jb);
+
+/// Completion time of every member (index = member) of an exchange of these
+/// `patterns`, member m entering at (*start_s)[m] (all at 0 when null),
+/// the patterns replayed as the replay runs messages:
+/// a blocking send and its receive meet (rendezvous) and finish together one
+/// message time after the later of the two got there; HPL_sdrv's exchange
+/// (both directions at once) finishes after the slower direction. Messages
+/// that start together share the links they have in common (max-min fair for
+/// equal messages: each gets the link's bandwidth over their number), as the
+/// binary exchange's rounds do on the fabric. Throws std::logic_error if the
+/// patterns do not match up (a generator bug).
+std::vector<double> pivot_exchange_completion_s(const std::vector<traces::Pattern>& patterns,
+                                                ExchangeNetwork& network,
+                                                const std::vector<double>* start_s = nullptr);
+
+/// The replay's side of traces::Exchange, shared by the rank actors of one
+/// replay: the column's active members meet (an s4u::Barrier), the last to
+/// arrive replays the exchange from everybody's arrival time with
+/// pivot_exchange_completion_s (a folded-away member is taken to arrive with
+/// the first active one, as phantoms are "as ready" as their active peers),
+/// priced with the members' routes (path latency scaled by the protocol model
+/// as the network model scales it, plus bytes over the route's bottleneck),
+/// and each member sleeps until its own completion. Flows of other ops that
+/// share those links are not seen (README, "Fast mode: collective pivot
+/// exchange", for the measured difference).
+class PivotExchanges {
+public:
+  PivotExchanges(const Platform& platform, const models::ProtocolModel* protocol,
+                 const std::vector<bool>* active_ranks);
+
+  /// Called by `rank` (from its actor) at its `seq`-th exchange of step
+  /// position `pos`; blocks until the active members have arrived and returns
+  /// the (simulated) time at which this rank is done with the exchange.
+  /// For a collective panel factorization (x.has_panel()), `segments` is the
+  /// rank's CPU time before each of the jb exchanges and after the last (jb +
+  /// 1 values): the exchanges are replayed in turn, member m entering
+  /// exchange j when it is done with exchange j - 1 (or arrived) plus its
+  /// segment j; a folded-away member enters each with the first active one.
+  double meet(int rank, const traces::Exchange& x, std::size_t pos, int seq,
+              const std::vector<double>* segments = nullptr);
+
+private:
+  class Network;
+  int active_members(const traces::Exchange& x);
+  std::vector<double> replay(const traces::Exchange& x, std::vector<double>& arrival_s);
+  std::vector<double> replay_panel(const traces::Exchange& x, const std::vector<double>& arrival_s,
+                                   const std::vector<std::vector<double>>& segments);
+
+  const Platform& platform_;
+  const models::ProtocolModel* protocol_;
+  const std::vector<bool>* active_;
+  std::unordered_map<std::uint64_t, ExchangeNetwork::Route> routes_; // by (from rank, to rank)
+  std::map<std::pair<int, int>, int> active_count_;
+  // The last panel's member patterns: the jb exchanges of a panel share them.
+  std::tuple<int, int, std::int64_t> patterns_key_{-1, -1, -1}; // size, root, jb
+  std::vector<traces::Pattern> patterns_;
+  struct Meeting {
+    sg4::BarrierPtr barrier;
+    std::vector<double> arrival_s;             // NaN until the member arrives (phantoms stay NaN)
+    std::vector<std::vector<double>> segments; // collective panel: per member (phantoms: empty)
+    int arrived = 0;
+    std::vector<double> done_s; // filled by the last to arrive
+  };
+  std::map<std::tuple<int, int, std::size_t, int>, std::shared_ptr<Meeting>> meetings_;
+};
+
+} // namespace hplsim::sim

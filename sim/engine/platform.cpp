@@ -1,0 +1,63 @@
+#include "sim/engine/platform.hpp"
+
+#include <stdexcept>
+
+#include "sim/engine/machine_zone.hpp"
+
+namespace hplsim::sim {
+
+Platform::Platform(PlatformSpec spec) : spec_(std::move(spec)) {
+  if (spec_.topology == nullptr) throw std::invalid_argument("platform: no topology");
+  if (spec_.node_map.empty()) throw std::invalid_argument("platform: no nodes");
+  ranks_ = static_cast<int>(spec_.node_map.size()) * spec_.ranks_per_node;
+  zone_ = new MachineZone("machine", spec_); // owned by SimGrid once parented
+  zone_->set_parent(nullptr);
+  cpu_hosts_.reserve(ranks_);
+  for (int r = 0; r < ranks_; ++r) {
+    const double factor = spec_.cpu_rate_factor ? spec_.cpu_rate_factor(node_of(r)) : 1.0;
+    sg4::Host* host = zone_->create_host("r" + std::to_string(r), {kWorkUnitsPerSecond * factor});
+    host->seal();
+    zone_->register_host(host, {r, -1});
+    cpu_hosts_.push_back(host);
+  }
+  gpu_hosts_.reserve(static_cast<std::size_t>(ranks_) * spec_.gpus_per_rank);
+  for (int r = 0; r < ranks_; ++r)
+    for (int g = 0; g < spec_.gpus_per_rank; ++g) {
+      const double factor = spec_.gpu_rate_factor ? spec_.gpu_rate_factor(r, g) : 1.0;
+      sg4::Host* host = zone_->create_host("g" + std::to_string(r) + "." + std::to_string(g),
+                                           {kWorkUnitsPerSecond * factor});
+      host->seal();
+      zone_->register_host(host, {r, g});
+      gpu_hosts_.push_back(host);
+    }
+  zone_->create_links(ranks_);
+  zone_->seal();
+}
+
+Platform::~Platform() = default;
+
+std::vector<std::string> Platform::route_names(int from_rank, int to_rank) const {
+  std::vector<sg4::Link*> links;
+  zone_->route({from_rank, -1}, {to_rank, -1}, links);
+  std::vector<std::string> names;
+  names.reserve(links.size());
+  for (auto* l : links)
+    names.push_back(l->get_name());
+  return names;
+}
+
+std::size_t Platform::link_count() const {
+  return zone_->link_count();
+}
+
+void Platform::announce_flow(int from_rank, int to_rank, double bytes) const {
+  zone_->announce_flow(from_rank, to_rank, bytes);
+}
+double Platform::query_route(int from_rank, int to_rank, std::vector<sg4::Link*>& links) const {
+  double path_s = 0.0;
+  zone_->set_querying(true);
+  cpu(from_rank)->route_to(cpu(to_rank), links, &path_s);
+  zone_->set_querying(false);
+  return path_s;
+}
+} // namespace hplsim::sim

@@ -1,0 +1,43 @@
+#pragma once
+// What a SimGrid platform is built from (sim/engine/platform.hpp builds it,
+// sim/engine/machine_zone.hpp routes it): the topology, the node's internal
+// paths, the rank layout and the rate factors of variability.
+#include <functional>
+#include <vector>
+
+#include <simgrid/s4u.hpp>
+
+#include "sim/scenario/scenario_defaults.hpp"
+#include "topologies/topology.hpp"
+
+namespace hplsim::sim {
+
+namespace sg4 = simgrid::s4u;
+
+inline constexpr double kWorkUnitsPerSecond = 1e9;
+
+struct PlatformSpec {
+  const topo::Topology* topology = nullptr;
+  topo::Routing routing = topo::Routing::Minimal;
+  // Topology node hosting each run node (run node i -> topology node node_map[i]).
+  std::vector<int> node_map;
+  int ranks_per_node = 1;
+  int gpus_per_rank = 0; // 0: CPU-only node
+  int sockets = 1;
+  int nics_per_socket = 1;
+  double nic_latency_s = 0; // added to each NIC link (each direction) on top of the cable's
+  double pcie_bandwidth_bytes_per_s = 0, pcie_latency_s = 0;
+  double upi_bandwidth_bytes_per_s = 0, upi_latency_s = 0;
+  double shm_bandwidth_bytes_per_s = 0, shm_latency_s = 0;
+  NicMapping nic_mapping = NicMapping::PhaseSpecific;
+  Affinity affinity = Affinity::Aligned;
+  // Grid: process row/column of a rank (phase-specific NIC choice: column
+  // peers = pivot/SWAP traffic, row peers = BCAST traffic).
+  std::function<int(int)> rank_row;
+  std::function<int(int)> rank_col;
+  // Rate factors (variability): per run node (CPU), per (rank, gpu).
+  std::function<double(int node)> cpu_rate_factor;
+  std::function<double(int rank, int gpu)> gpu_rate_factor;
+};
+
+} // namespace hplsim::sim

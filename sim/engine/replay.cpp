@@ -1,0 +1,515 @@
+#include "sim/engine/replay.hpp"
+
+#include "models/random_streams.hpp"
+#include "sim/engine/phase_accounts.hpp"
+#include "sim/engine/pivot_exchange.hpp"
+#include "sim/engine/rank_mean.hpp"
+#include "sim/engine/step_window.hpp"
+#include "traces/hpl_pfact.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <google/protobuf/arena.h>
+#include <limits>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+
+namespace hplsim::sim {
+
+namespace {
+
+int phase_index(traces::Phase phase) {
+  switch (phase) {
+  case traces::PFACT:
+    return static_cast<int>(PhaseId::Pfact);
+  case traces::BCAST:
+    return static_cast<int>(PhaseId::Bcast);
+  case traces::SWAP:
+    return static_cast<int>(PhaseId::Swap);
+  case traces::TRSM:
+    return static_cast<int>(PhaseId::Trsm);
+  case traces::GEMM:
+    return static_cast<int>(PhaseId::Gemm);
+  case traces::SOLVE:
+    return static_cast<int>(PhaseId::Solve);
+  case traces::COPY:
+    return -1; // staging copies outside any phase are not attributed
+  }
+  return -1;
+}
+
+// Payload of every simulated message: SimGrid needs a pointer, the content is irrelevant.
+int g_payload = 0;
+
+} // namespace
+
+struct Replay::State {
+  const Platform& platform;
+  const models::KernelModels& kernels;
+  const models::ProtocolModel* protocol;
+  StepSource source;
+  ReplayOptions options;
+  std::vector<std::int64_t> steps;
+  std::unique_ptr<StepWindow> window;
+  std::vector<StepRecord> records;
+  std::vector<RankMean> step_means; // parallel to records (StepRecord::mean_phase_s)
+  std::unique_ptr<PivotExchanges> exchanges;
+  ReplayStats stats;
+  double makespan_s = 0.0;
+  int active = 0;
+  int finished = 0;
+
+  State(const Platform& p, const models::KernelModels& k, const models::ProtocolModel* pr, StepSource s,
+        ReplayOptions o)
+      : platform(p), kernels(k), protocol(pr), source(std::move(s)), options(std::move(o)) {}
+};
+
+namespace {
+
+// One rank's interpreter. Runs inside its SimGrid actor.
+class RankRunner {
+public:
+  RankRunner(Replay::State& st, int rank)
+      : st_(st), rank_(rank),
+        rng_(models::RandomStreams::jitter_seed(st.options.seed, rank)) {}
+
+  void operator()() {
+    const std::size_t total = st_.steps.size();
+    for (std::size_t pos = 0; pos < total; ++pos) {
+      const double t0 = sg4::Engine::get_clock();
+      accounts_.open(pos);
+      if (const traces::RankProgram* prog = st_.window->program(pos, rank_))
+        for (const auto& op : prog->ops())
+          run_op(op, pos);
+      const double t1 = sg4::Engine::get_clock();
+      StepRecord& rec = st_.records[pos];
+      rec.start_s = std::min(rec.start_s, t0);
+      rec.end_s = std::max(rec.end_s, t1);
+      st_.window->done(pos);
+      close_steps(pos);
+      if (rank_ == first_active_rank() && st_.options.progress) st_.options.progress(double(pos + 1) / total);
+    }
+    while (!pending_.empty())
+      finish(pending_.size() - 1);
+    close_steps(std::numeric_limits<std::size_t>::max());
+    st_.makespan_s = std::max(st_.makespan_s, sg4::Engine::get_clock());
+    ++st_.finished;
+  }
+
+private:
+  enum class Kind { Exec, Comm, Copy };
+  struct Pending {
+    std::uint32_t tag;
+    sg4::ActivityPtr activity;
+    std::size_t pos;
+    int phase;
+    double start_s;
+    Kind kind;
+    double extra_s = 0.0;      // latency of the further messages an aggregated receive stands for
+    double not_before_s = 0.0; // a phantom device message's capped completion (phantom_transfer)
+  };
+  int first_active_rank() const {
+    if (!st_.options.active_ranks) return 0;
+    const auto& a = *st_.options.active_ranks;
+    return static_cast<int>(std::find(a.begin(), a.end(), true) - a.begin());
+  }
+
+  sg4::Mailbox* mailbox(int from, int to) {
+    auto& cache = from == rank_ ? out_ : in_;
+    const int peer = from == rank_ ? to : from;
+    for (auto& [p, mb] : cache)
+      if (p == peer) return mb;
+    sg4::Mailbox* mb = sg4::Mailbox::by_name(std::to_string(from) + ">" + std::to_string(to));
+    cache.emplace_back(peer, mb);
+    return mb;
+  }
+
+  // A step's accounts are final once no async op launched in it is pending
+  // and the rank is two steps further (look-ahead depth <= 1).
+  void close_steps(std::size_t current) {
+    accounts_.close(
+        current,
+        [this](std::size_t pos) {
+          return std::any_of(pending_.begin(), pending_.end(), [pos](const Pending& p) { return p.pos == pos; });
+        },
+        [this](std::size_t pos, const RankPhases& phase_s) {
+          StepRecord& rec = st_.records[pos];
+          for (std::size_t p = 0; p < phase_s.size(); ++p)
+            rec.phase_s[p] = std::max(rec.phase_s[p], phase_s[p]);
+          add_to_mean(pos, phase_s);
+        });
+  }
+
+  // The step's rank-mean phase times, once its last active rank has closed it.
+  void add_to_mean(std::size_t pos, const RankPhases& rank_phase_s) {
+    RankMean& m = st_.step_means[pos];
+    m.add(rank_phase_s);
+    if (m.simulated() == st_.active) st_.records[pos].mean_phase_s = m.mean(st_.platform.ranks());
+  }
+
+  void finish(std::size_t i) {
+    Pending p = std::move(pending_[i]);
+    pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(i));
+    p.activity->wait();
+    hold_until(p.not_before_s);
+    if (p.extra_s > 0.0) {
+      sg4::this_actor::sleep_for(p.extra_s);
+      accounts_.add(p.pos, p.phase, sg4::Engine::get_clock() - p.extra_s, sg4::Engine::get_clock());
+    }
+    // The op's own duration: from its launch to the activity's end (or its
+    // capped completion), which may be earlier than now when the program waits
+    // for it late.
+    const double finish_s =
+        p.activity->get_finish_time() >= 0 ? p.activity->get_finish_time() : sg4::Engine::get_clock();
+    const double end_s = std::min(sg4::Engine::get_clock(), std::max(finish_s, p.not_before_s));
+    accounts_.add(p.pos, p.phase, p.start_s, end_s);
+  }
+  // Waits for every pending op of a kind (copy/kernel serialisation when copies
+  // may not overlap kernels); their tags are remembered as already done.
+  void wait_kind(Kind kind) {
+    for (std::size_t i = pending_.size(); i-- > 0;)
+      if (pending_[i].kind == kind) {
+        done_tags_.push_back(pending_[i].tag);
+        finish(i);
+      }
+  }
+  void wait_tag(std::uint32_t tag) {
+    if (auto it = std::find(done_tags_.begin(), done_tags_.end(), tag); it != done_tags_.end()) {
+      done_tags_.erase(it);
+      return;
+    }
+    for (std::size_t i = 0; i < pending_.size(); ++i)
+      if (pending_[i].tag == tag) return finish(i);
+    throw std::runtime_error("schedule: rank " + std::to_string(rank_) + " waits for unknown tag " +
+                             std::to_string(tag));
+  }
+  void launch(std::uint32_t tag, sg4::ActivityPtr activity, std::size_t pos, int phase, double t0,
+              Kind kind) {
+    pending_.push_back({tag, std::move(activity), pos, phase, t0, kind});
+  }
+
+  double jitter() {
+    const double cv = st_.options.kernel_jitter_cv;
+    if (cv <= 0.0) return 1.0;
+    // Lognormal with mean 1 and the given coefficient of variation (Box-Muller, own
+    // transform so that draws do not depend on the standard library's distributions).
+    const double s2 = std::log1p(cv * cv);
+    const double u1 = (static_cast<double>(rng_() >> 11) + 0.5) * 0x1.0p-53;
+    const double u2 = (static_cast<double>(rng_() >> 11) + 0.5) * 0x1.0p-53;
+    const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+    return std::exp(std::sqrt(s2) * z - 0.5 * s2);
+  }
+
+  void run_op(const traces::Op& op, std::size_t pos) {
+    const double t0 = sg4::Engine::get_clock();
+    switch (op.kind_case()) {
+    case traces::Op::kCompute:
+      return compute(op.compute(), pos, t0);
+    case traces::Op::kSend:
+      return send(op.send(), pos, t0);
+    case traces::Op::kRecv:
+      return recv(op.recv(), pos, t0);
+    case traces::Op::kCopy:
+      return copy(op.copy(), pos, t0);
+    case traces::Op::kWait:
+      return wait_tag(op.wait().async_tag());
+    case traces::Op::kExchange:
+      return exchange(op.exchange(), pos, t0);
+    case traces::Op::KIND_NOT_SET:
+      break;
+    }
+    throw std::runtime_error("schedule: rank " + std::to_string(rank_) + " has an empty op");
+  }
+
+  // Fast mode's collective pivot exchange (traces::Exchange, sim/pivot_exchange.hpp).
+  void exchange(const traces::Exchange& x, std::size_t pos, double t0) {
+    ++st_.stats.exchanges;
+    if (pos != exchange_pos_) {
+      exchange_pos_ = pos;
+      exchange_seq_ = 0;
+    }
+    const std::vector<double>* segments = x.has_panel() ? &panel_segments(x) : nullptr;
+    hold_until(st_.exchanges->meet(rank_, x, pos, exchange_seq_++, segments));
+    accounts_.add(pos, phase_index(x.phase()), t0, sg4::Engine::get_clock());
+  }
+
+  // Fast mode's collective panel factorization: this rank's CPU time before
+  // each of the panel's jb pivot exchanges and after the last one, priced as
+  // compute() prices the same kernels (kernel model, panel threading, jitter
+  // drawn in the same order, the rank's core speed).
+  const std::vector<double>& panel_segments(const traces::Exchange& x) {
+    const traces::PanelShape& shape = x.panel();
+    const int member = traces::Communicator{x.base(), x.stride(), x.size()}.member_of(rank_);
+    const traces::PanelGeometry g{shape.n(), shape.nb(), shape.row_begin(),
+                                  x.jb(),    x.size(),   x.root_member()};
+    traces::HplConfig config;
+    config.nbmin = shape.nbmin();
+    config.ndiv = shape.ndiv();
+    config.pfact = static_cast<traces::HplConfig::Pfact>(shape.pfact());
+    work_.clear();
+    traces::panel_factorization_work(member, g, config, work_);
+    const double core_s = kWorkUnitsPerSecond / sg4::this_actor::get_host()->get_speed();
+    segments_.assign(1, 0.0);
+    for (const traces::PanelWork& w : work_) {
+      if (w.exchange) {
+        segments_.push_back(0.0);
+        continue;
+      }
+      const models::KernelShape k{w.kernel, traces::CPU, traces::FP64, w.m, w.n, w.k};
+      double seconds = st_.kernels.seconds(k, st_.options.panel_threading);
+      if (seconds <= 0.0) continue;
+      seconds *= jitter();
+      segments_.back() += seconds * core_s;
+    }
+    return segments_;
+  }
+
+  void compute(const traces::Compute& c, std::size_t pos, double t0) {
+    const models::KernelShape shape{c.kernel(), c.resource(), c.precision(), c.m(), c.n(), c.k()};
+    const models::CpuThreading& threading = c.phase() == traces::PFACT   ? st_.options.panel_threading
+                                            : c.phase() == traces::SOLVE ? st_.options.solve_threading
+                                                                         : st_.options.other_threading;
+    double seconds = st_.kernels.seconds(shape, threading);
+    if (seconds <= 0.0) return;
+    seconds *= jitter();
+    const int phase = phase_index(c.phase());
+    ++st_.stats.executions;
+    const double amount = seconds * kWorkUnitsPerSecond;
+    if (c.resource() == traces::GPU) {
+      if (!st_.platform.has_gpus())
+        throw std::runtime_error("schedule: GPU kernel on a machine without GPUs (rank " +
+                                 std::to_string(rank_) + ")");
+      if (!st_.options.copy_overlap) wait_kind(Kind::Copy);
+      sg4::ExecPtr exec = sg4::Exec::init();
+      exec->set_flops_amount(amount);
+      exec->set_host(st_.platform.gpu(rank_, c.has_device() ? c.device() : 0));
+      exec->start();
+      if (c.has_async_tag()) return launch(c.async_tag(), exec, pos, phase, t0, Kind::Exec);
+      exec->wait();
+    } else {
+      if (c.has_async_tag()) {
+        sg4::ExecPtr exec = sg4::this_actor::exec_async(amount);
+        return launch(c.async_tag(), exec, pos, phase, t0, Kind::Exec);
+      }
+      sg4::this_actor::execute(amount);
+    }
+    accounts_.add(pos, phase, t0, sg4::Engine::get_clock());
+  }
+
+  bool is_phantom(int peer) const {
+    return st_.options.active_ranks != nullptr &&
+           !(*st_.options.active_ranks)[static_cast<std::size_t>(peer)];
+  }
+
+  // A message with a folded-away (phantom) peer: the phantom is taken to be
+  // ready when this rank is (the ranks folded away are symmetric to the active
+  // ones), so the transfer starts now and crosses the real route between the
+  // two ranks' hosts, loading its links (README, "Fast mode: folding").
+  void phantom_transfer(int from, int to, std::int64_t bytes, std::uint32_t tag, std::size_t pos, int phase,
+                        double t0, bool device) {
+    device_overhead(device);
+    st_.platform.announce_flow(from, to, static_cast<double>(bytes));
+    // GPU-aware MPI's rate cap: SimGrid 3.32 drops the rate of a host-to-host
+    // comm (Comm::set_rate binds on mailbox comms only), so a capped phantom
+    // message completes no earlier than its route latency plus bytes / cap
+    // after it starts (the capped time on an idle path; under sharing the
+    // slower of the two).
+    const double rate = device ? st_.options.device_message_rate_bytes_per_s : 0.0;
+    const double not_before_s = rate > 0.0 ? sg4::Engine::get_clock() +
+                                                 message_latency_s(from == rank_ ? to : from, bytes) +
+                                                 static_cast<double>(bytes) / rate
+                                           : 0.0;
+    sg4::CommPtr comm = sg4::Comm::sendto_async(st_.platform.cpu(from), st_.platform.cpu(to),
+                                                static_cast<std::uint64_t>(bytes));
+    if (tag != 0) {
+      launch(tag, comm, pos, phase, t0, Kind::Comm);
+      pending_.back().not_before_s = not_before_s;
+      return;
+    }
+    comm->wait();
+    hold_until(not_before_s);
+    accounts_.add(pos, phase, t0, sg4::Engine::get_clock());
+  }
+
+  static void hold_until(double time_s) {
+    if (time_s > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(time_s);
+  }
+
+  // GPU-aware MPI (README, "GPU-aware MPI"): a device-buffer message's extra
+  // software time on its sender, and its rate cap once it starts.
+  void device_overhead(bool device) const {
+    if (device && st_.options.device_message_overhead_s > 0.0)
+      sg4::this_actor::sleep_for(st_.options.device_message_overhead_s);
+  }
+  void start_comm(const sg4::CommPtr& comm, bool device) const {
+    if (device && st_.options.device_message_rate_bytes_per_s > 0.0)
+      comm->set_rate(st_.options.device_message_rate_bytes_per_s);
+    comm->start();
+  }
+
+  void send(const traces::Send& s, std::size_t pos, double t0) {
+    ++st_.stats.messages;
+    const int phase = phase_index(s.phase());
+    if (is_phantom(s.peer()))
+      return phantom_transfer(rank_, s.peer(), s.bytes(), s.has_async_tag() ? s.async_tag() : 0, pos, phase,
+                              t0, s.device());
+    device_overhead(s.device());
+    sg4::Mailbox* mb = mailbox(rank_, s.peer());
+    st_.platform.announce_flow(rank_, s.peer(), static_cast<double>(s.bytes()));
+    sg4::CommPtr comm = mb->put_init(&g_payload, static_cast<std::uint64_t>(s.bytes()));
+    start_comm(comm, s.device());
+    if (s.has_async_tag()) return launch(s.async_tag(), comm, pos, phase, t0, Kind::Comm);
+    comm->wait();
+    accounts_.add(pos, phase, t0, sg4::Engine::get_clock());
+  }
+
+  void recv(const traces::Recv& r, std::size_t pos, double t0) {
+    const int phase = phase_index(r.phase());
+    const double extra_s =
+        r.repeat() > 1 ? (r.repeat() - 1) * message_latency_s(r.peer(), r.bytes() / r.repeat()) : 0.0;
+    if (is_phantom(r.peer())) {
+      ++st_.stats.messages;
+      phantom_transfer(r.peer(), rank_, r.bytes(), r.has_async_tag() ? r.async_tag() : 0, pos, phase, t0,
+                       r.device());
+    } else {
+      sg4::Mailbox* mb = mailbox(r.peer(), rank_);
+      if (r.has_async_tag()) {
+        sg4::CommPtr comm = mb->get_async<int>(&recv_slot_);
+        launch(r.async_tag(), comm, pos, phase, t0, Kind::Comm);
+      } else {
+        mb->get<int>();
+        accounts_.add(pos, phase, t0, sg4::Engine::get_clock());
+      }
+    }
+    if (extra_s <= 0.0) return;
+    if (r.has_async_tag()) {
+      pending_.back().extra_s = extra_s;
+      return;
+    }
+    sg4::this_actor::sleep_for(extra_s);
+    accounts_.add(pos, phase, sg4::Engine::get_clock() - extra_s, sg4::Engine::get_clock());
+  }
+
+  // One message's latency from `from` to this rank for `bytes`, as the network
+  // model charges it: the route's link latencies, scaled and augmented by the
+  // protocol model when there is one (sim/simulation.cpp, install_protocol).
+  double message_latency_s(int from, std::int64_t bytes) {
+    auto it = std::find_if(route_latency_cache_.begin(), route_latency_cache_.end(),
+                           [from](const auto& entry) { return entry.first == from; });
+    if (it == route_latency_cache_.end()) {
+      std::vector<sg4::Link*> links;
+      route_latency_cache_.emplace_back(from, st_.platform.query_route(from, rank_, links));
+      it = route_latency_cache_.end() - 1;
+    }
+    const double path_s = it->second;
+    return st_.protocol == nullptr ? path_s
+                                   : st_.protocol->message_latency_s(path_s, static_cast<double>(bytes));
+  }
+
+  void copy(const traces::Copy& c, std::size_t pos, double t0) {
+    if (!st_.platform.has_gpus()) return; // CPU-only machine: data already in host memory
+    ++st_.stats.copies;
+    if (!st_.options.copy_overlap) wait_kind(Kind::Exec);
+    // A GPU has `copy_engines` copy queues; a further copy waits for the oldest.
+    int in_flight = 0;
+    for (const auto& p : pending_)
+      in_flight += p.kind == Kind::Copy;
+    if (in_flight >= st_.options.copy_engines)
+      for (std::size_t i = 0; i < pending_.size(); ++i)
+        if (pending_[i].kind == Kind::Copy) {
+          done_tags_.push_back(pending_[i].tag);
+          finish(i);
+          break;
+        }
+    sg4::Host* gpu = st_.platform.gpu(rank_, 0);
+    sg4::Host* cpu = st_.platform.cpu(rank_);
+    const bool d2h = c.direction() == traces::Copy::D2H;
+    sg4::CommPtr comm =
+        sg4::Comm::sendto_async(d2h ? gpu : cpu, d2h ? cpu : gpu, static_cast<std::uint64_t>(c.bytes()));
+    const int phase = phase_index(c.phase());
+    if (c.has_async_tag() && st_.options.copy_overlap)
+      return launch(c.async_tag(), comm, pos, phase, t0, Kind::Copy);
+    comm->wait();
+    accounts_.add(pos, phase, t0, sg4::Engine::get_clock());
+    if (c.has_async_tag()) done_tags_.push_back(c.async_tag());
+  }
+
+  Replay::State& st_;
+  int rank_;
+  std::mt19937_64 rng_;
+  std::vector<Pending> pending_;
+  PhaseAccounts accounts_;
+  std::vector<std::pair<int, sg4::Mailbox*>> out_, in_;
+  std::vector<std::uint32_t> done_tags_; // async copies run synchronously (no overlap)
+  int* recv_slot_ = nullptr;
+  std::vector<std::pair<int, double>> route_latency_cache_;            // peer, path latency to this rank
+  std::size_t exchange_pos_ = std::numeric_limits<std::size_t>::max(); // step of the exchanges counted
+  int exchange_seq_ = 0;
+  std::vector<traces::PanelWork> work_; // panel_segments' scratch
+  std::vector<double> segments_;
+};
+
+} // namespace
+
+Replay::Replay(const Platform& platform, const models::KernelModels& kernels,
+               const models::ProtocolModel* protocol, StepSource source, ReplayOptions options)
+    : state_(std::make_unique<State>(platform, kernels, protocol, std::move(source), std::move(options))) {
+  auto& st = *state_;
+  if (st.options.step_list.empty())
+    for (std::int64_t k = 0; k <= st.options.steps; ++k)
+      st.steps.push_back(k);
+  else
+    st.steps = st.options.step_list;
+  const int ranks = platform.ranks();
+  st.active = ranks;
+  if (st.options.active_ranks)
+    st.active =
+        static_cast<int>(std::count(st.options.active_ranks->begin(), st.options.active_ranks->end(), true));
+  st.records.resize(st.steps.size());
+  st.step_means.resize(st.steps.size());
+  st.window = std::make_unique<StepWindow>(st.source, st.steps, ranks, st.active, st.records);
+  st.exchanges = std::make_unique<PivotExchanges>(platform, protocol, st.options.active_ranks);
+  for (std::size_t i = 0; i < st.steps.size(); ++i) {
+    StepRecord& r = st.records[i];
+    r.step = st.steps[i];
+    r.final_solve = st.steps[i] == st.options.steps;
+    r.matrix_fraction =
+        st.options.n > 0 ? double(std::min(st.steps[i] * st.options.nb, st.options.n)) / st.options.n : 0;
+    r.start_s = std::numeric_limits<double>::infinity();
+    r.end_s = 0.0;
+  }
+}
+
+Replay::~Replay() = default;
+
+std::vector<sg4::ActorPtr> Replay::start() {
+  auto* st = state_.get();
+  std::vector<sg4::ActorPtr> actors;
+  for (int r = 0; r < st->platform.ranks(); ++r) {
+    if (st->options.active_ranks && !(*st->options.active_ranks)[static_cast<std::size_t>(r)]) continue;
+    actors.push_back(sg4::Actor::create("rank" + std::to_string(r), st->platform.cpu(r),
+                                        [st, r]() { RankRunner(*st, r)(); }));
+  }
+  return actors;
+}
+
+const std::vector<StepRecord>& Replay::records() const {
+  return state_->records;
+}
+const ReplayStats& Replay::stats() const {
+  return state_->stats;
+}
+double Replay::makespan_s() const {
+  return state_->makespan_s;
+}
+int Replay::finished_ranks() const {
+  return state_->finished;
+}
+int Replay::active_ranks() const {
+  return state_->active;
+}
+
+} // namespace hplsim::sim

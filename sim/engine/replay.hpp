@@ -1,0 +1,81 @@
+#pragma once
+// Replay of a panel schedule on a SimGrid platform: one actor per rank runs its
+// program (traces/schedule.proto) op by op. Computes become executions on the
+// rank's CPU or GPU host, sends/receives become mailbox communications that
+// cross the machine zone's links, copies become host<->device transfers over
+// PCIe. Overlap (look-ahead, copy engines) and contention come out of the
+// simulation; nothing here adds times up by formula.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "models/kernel_model.hpp"
+#include "models/protocol_model.hpp"
+#include "sim/engine/platform.hpp"
+#include "sim/result/run_result.hpp"
+#include "sim/workload/step_source.hpp"
+#include "traces/schedule.pb.h"
+
+namespace hplsim::sim {
+
+struct ReplayOptions {
+  std::int64_t steps = 0; // panel steps; step `steps` is the final solve
+  std::int64_t n = 0, nb = 0;
+  bool copy_overlap = true; // D2H/H2D may run while the GPU computes
+  int copy_engines = 2;     // concurrent copies per GPU
+  double kernel_jitter_cv = 0.0;
+  /// How a rank's CPU kernels use its threads (README, "CPU threads"): the
+  /// panel factorization (phase PFACT) on workload.panel_threads; the other
+  /// CPU kernels (phases SWAP, TRSM, GEMM, BCAST) and the final solve / refinement
+  /// (phase SOLVE) as set here: one thread for HPL (Aurora's HPL: single-threaded
+  /// BLAS on the CPU side; HPL_pdtrsv), the rank's threads for HPL-MxP.
+  models::CpuThreading panel_threading;
+  models::CpuThreading other_threading;
+  models::CpuThreading solve_threading;
+  std::uint64_t seed = 1;
+  /// GPU-aware MPI's device path (machine.placement): messages whose buffers
+  /// are in GPU memory (Send/Recv.device) cost their sender this software time
+  /// and move at most at this rate (0 = no cap).
+  double device_message_overhead_s = 0.0;
+  double device_message_rate_bytes_per_s = 0.0;
+  /// Called from the simulation with the fraction of steps done (for a progress bar).
+  std::function<void(double)> progress;
+  /// Ranks that take part (nullptr = all): fast mode replays a subset.
+  const std::vector<bool>* active_ranks = nullptr;
+  /// Steps to replay, in order (empty = all of [0, steps]).
+  std::vector<std::int64_t> step_list;
+};
+
+struct ReplayStats {
+  std::uint64_t executions = 0;
+  std::uint64_t messages = 0;
+  std::uint64_t copies = 0;
+  std::uint64_t exchanges = 0; // collective pivot exchanges (fast mode), one per member
+  std::uint64_t activities() const { return executions + messages + copies + exchanges; }
+};
+
+/// Starts the rank actors. Call after the platform is built and before
+/// Engine::run(); read the results after run() returns.
+class Replay {
+public:
+  Replay(const Platform& platform, const models::KernelModels& kernels, const models::ProtocolModel* protocol,
+         StepSource source, ReplayOptions options);
+  ~Replay();
+  /// Creates the rank actors and returns them (join them to wait for the end).
+  std::vector<sg4::ActorPtr> start();
+  /// Per-step records (index = position in the step list) once the simulation ended.
+  const std::vector<StepRecord>& records() const;
+  const ReplayStats& stats() const;
+  double makespan_s() const;
+  /// Ranks whose program ran to the end (a deadlock or a failure leaves fewer).
+  int finished_ranks() const;
+  int active_ranks() const;
+
+  struct State; // shared by the rank actors (replay.cpp)
+
+private:
+  std::unique_ptr<State> state_;
+};
+
+} // namespace hplsim::sim

@@ -1,0 +1,75 @@
+#include "sim/engine/replay_setup.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/support/errors.hpp"
+
+namespace hplsim::sim {
+
+void check_kernel_coverage(const ResolvedScenario& sc, const ScheduleSource& source,
+                           const models::KernelModels& kernels) {
+  // Every kernel the workload calls must be priced: look at the first, second,
+  // last panel steps and the final step of a few ranks of distinct roles
+  // before the simulation starts, so a gap is a clear input error and not an
+  // exception inside a SimGrid actor.
+  const auto& w = sc.workload;
+  std::vector<bool> only(static_cast<std::size_t>(w.ranks()), false);
+  const int last = w.ranks() - 1;
+  for (int r : {0, std::min(1, last), std::min(w.q, last), last})
+    only[static_cast<std::size_t>(r)] = true;
+  traces::StepSchedule step;
+  for (std::int64_t k :
+       {std::int64_t{0}, std::min<std::int64_t>(1, source.steps()), source.steps() - 1, source.steps()}) {
+    if (k < 0) continue;
+    step.Clear();
+    source.step(k, step, &only);
+    for (const auto& prog : step.ranks())
+      for (const auto& op : prog.ops()) {
+        if (!op.has_compute()) continue;
+        const auto& c = op.compute();
+        try {
+          kernels.seconds({c.kernel(), c.resource(), c.precision(), c.m(), c.n(), c.k()});
+        } catch (const std::out_of_range& e) {
+          throw ScenarioError(
+              sc.path + ": " + e.what() + ", which the workload needs (" +
+              (sc.machine.kernels_path.empty() ? std::string("machine.kernels") : sc.machine.kernels_path) +
+              ")");
+        }
+      }
+  }
+}
+
+ReplayOptions replay_options(const ResolvedScenario& sc) {
+  const auto& node = sc.machine.node;
+  ReplayOptions ro;
+  ro.steps = sc.workload.steps();
+  ro.n = sc.workload.n;
+  ro.nb = sc.workload.nb;
+  ro.copy_overlap = node.copy_overlap;
+  ro.copy_engines = node.copy_engines;
+  ro.kernel_jitter_cv = sc.machine.variability.kernel_jitter_cv();
+  // The rank's share of its socket's memory bandwidth (ranks spread evenly over sockets).
+  const int ranks_per_socket = std::max(1, sc.workload.ranks_per_node / std::max(1, node.sockets));
+  ro.panel_threading = {sc.workload.panel_threads, node.panel_serial_fraction,
+                        node.memory_bandwidth_bytes_per_s / ranks_per_socket};
+  // HPL: the rest of the CPU side is single-threaded (REFERENCE: Aurora's HPL
+  // runs single-threaded oneMKL BLAS there); HPL-MxP's panel solves and
+  // refinement run on the rank's threads (AMX; PPN 2 gives each rank a socket).
+  if (sc.workload.benchmark == Benchmark::HplMxp) {
+    ro.other_threading = ro.solve_threading = ro.panel_threading;
+    // [U] The panel solves are level-3 BLAS over NB x (thousands of columns):
+    // they split over threads by column blocks with no serial part worth
+    // modelling, unlike the panel factorization's pivot-by-pivot leaves.
+    ro.other_threading.serial_fraction = 0.0;
+  }
+  ro.seed = sc.options.seed;
+  ro.device_message_overhead_s = sc.machine.placement.device_overhead_s();
+  ro.device_message_rate_bytes_per_s = sc.machine.placement.device_rate_cap_bytes_per_s();
+  return ro;
+}
+
+} // namespace hplsim::sim

@@ -1,0 +1,20 @@
+#pragma once
+// What the replay needs of a scenario besides its machine: the replay options
+// the scenario implies, and the check that every kernel its workload calls is
+// priced.
+#include "models/kernel_model.hpp"
+#include "sim/engine/replay.hpp"
+#include "sim/scenario/scenario_defaults.hpp"
+#include "sim/workload/schedule_source.hpp"
+
+namespace hplsim::sim {
+
+/// The replay options a scenario implies (steps, copy engines, jitter, panel threads, seed).
+ReplayOptions replay_options(const ResolvedScenario& scenario);
+
+/// Throws ScenarioError (naming the scenario and the calibration) when a kernel
+/// the workload calls has no calibration record.
+void check_kernel_coverage(const ResolvedScenario& scenario, const ScheduleSource& source,
+                           const models::KernelModels& kernels);
+
+} // namespace hplsim::sim

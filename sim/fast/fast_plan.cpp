@@ -1,0 +1,39 @@
+#include "sim/fast/fast_plan.hpp"
+
+#include "sim/support/child_process.hpp"
+
+namespace hplsim::sim {
+
+FastPlan settle_fast_plan(const ResolvedScenario& sc) {
+  FastPlan plan;
+  plan.config = sc.options.fast;
+  const FastConfig& c = plan.config;
+  const int ranks = sc.workload.ranks();
+  // Folding starts above fold_above_ranks (docs/fast-mode.md: below it,
+  // windows of all ranks are fast enough).
+  plan.fold = c.fold == Fold::On || (c.fold == Fold::Auto && ranks > c.fold_above_ranks);
+  // The final solve (HPL_pdtrsv, or HPL-MxP's refinement) is folded above the
+  // same size even when the steps are not, in a window of its own: its schedule is thousands of
+  // operations per rank (~4,000 per GMRES iteration at Aurora's MxP grid:
+  // 19,000 ranks would need ~6 GB of it) for under 1% of the run time
+  // (docs/fast-mode.md, "the final solve"). HPL's solve gets a folded window
+  // of its own in folded runs too: in the tail window it costs more than the
+  // window's steps (1.8 M of a full-scale tail window's 2.0 M activities) for
+  // ~1e-5 of the run time. HPL-MxP's refinement stays in the tail window there
+  // (a sixth of its run time).
+  plan.final_window = plan.fold ? sc.workload.benchmark == Benchmark::Hpl : ranks > c.fold_above_ranks;
+  const auto when_folded = [&plan](Fold f) { return f == Fold::On || (f == Fold::Auto && plan.fold); };
+  plan.shortcuts.pivot_group = c.pivot_group;
+  plan.shortcuts.pivot_collective = when_folded(c.pivot_collective);
+  // Auto: with the collective pivot exchange, where the panel's core is free
+  // (the updates run on the GPUs).
+  plan.shortcuts.panel_collective =
+      c.panel_collective == Fold::On || (c.panel_collective == Fold::Auto && plan.shortcuts.pivot_collective &&
+                                         sc.machine.node.gpus_per_node() > 0);
+  plan.shortcuts.swap_roll_group = c.swap_roll_group;
+  plan.shortcuts.ring_aggregated = c.ring_aggregate;
+  plan.workers = window_workers(c.workers);
+  return plan;
+}
+
+} // namespace hplsim::sim

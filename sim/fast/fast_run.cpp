@@ -1,0 +1,279 @@
+// Fast mode (docs/fast-mode.md): the per-step curve of an HPL run is smooth
+// in the step index except at its two ends, so fast mode simulates short
+// windows of consecutive steps in full detail (same replay, same platform,
+// same schedule as reference mode) and integrates the curve between them:
+//   - the first steps (a true cold start) and the last steps with the final
+//     solve are always simulated;
+//   - in between, windows start uniformly and are refined by bisection where
+//     the curve through the other windows misses the midpoint by more than a
+//     tolerance (the crossover and the fast decline near the end); every
+//     step between windows is read off that curve (sim/fast/step_curve.hpp: one
+//     node per window, a monotone cubic through them by default);
+//   - a window simulates `warmup` steps whose times are discarded (they fill
+//     the look-ahead pipeline and the broadcast skew), then `measured` steps
+//     whose durations d(k) = end(k) - end(k-1) and phase times are kept, then
+//     kCooldownSteps more steps, discarded as well: in a full run the ranks
+//     that finish step k early already start step k+1 (factor and broadcast
+//     the next panel, exchange its rows) and load the NICs and links that the
+//     slower ranks still use for step k. A window that stops at its last
+//     measured step leaves that traffic out and its last step comes out short;
+//   - a run too short for the smallest window plan to be cheaper than the run
+//     itself is simulated whole, in one window (exact).
+// A controller actor builds the platform once; every window then runs in a
+// process forked from that state (ChildProcess), up to options.fast.workers
+// at a time, and sends its samples back through a pipe. Every window starts
+// from the same idle machine at the same time, so the outputs do not depend
+// on how many run at once.
+#include "sim/fast/fast_run.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <set>
+#include <simgrid/s4u.hpp>
+#include <utility>
+#include <vector>
+
+#include "models/random_streams.hpp"
+#include "sim/engine/replay.hpp"
+#include "sim/engine/replay_setup.hpp"
+#include "sim/fast/fast_plan.hpp"
+#include "sim/fast/fold.hpp"
+#include "sim/fast/integration.hpp"
+#include "sim/fast/window_pool.hpp"
+#include "sim/workload/schedule_source.hpp"
+
+namespace hplsim::sim {
+
+namespace {
+
+namespace sg4 = simgrid::s4u;
+using models::RandomStreams;
+
+// Steps simulated after a window's measured steps and discarded (see the
+// header). Measured on bench-1020 (1,020 ranks, 250 steps, depth 1) against
+// reference mode, 50 windows of 2 measured steps: without them the last
+// measured step of a window is 3.2% short on average (rms 5.0%; the first
+// one +0.3%) and fast mode's Rmax is +2.0% off; with one step they are -0.1%
+// (rms 1.5%) and Rmax is +0.1% off (scripts/validate-fast.sh, README "Fast
+// mode"). One step suffices because the schedule's look-ahead depth is at
+// most 1 and its async tags never cross a step boundary: a rank's step k+1
+// traffic is what overlaps step k, not step k+2's.
+constexpr int kCooldownSteps = 1;
+
+// The controller: plans the windows, runs them, refines by bisection and
+// assembles the run from the integration.
+class FastRun {
+public:
+  FastRun(const ResolvedScenario& sc, BuiltMachine& machine, const std::function<void(double)>& progress,
+          RunResult& result)
+      : sc_(sc), machine_(machine), progress_(progress), result_(result), plan_(settle_fast_plan(sc)),
+        integration_(0, plan_.config.interpolation) {}
+
+  void run() {
+    source_ = make_schedule_source(sc_, plan_.shortcuts);
+    check_kernel_coverage(sc_, *source_, *machine_.kernels);
+    steps_ = source_->steps();
+    const int slowest =
+        plan_.fold || plan_.final_window ? slowest_node(machine_.platform->spec(), sc_.workload.nodes) : -1;
+    fold_set_ = std::make_unique<FoldSet>(sc_.workload, plan_.config, steps_, slowest);
+    integration_ = StepIntegration(steps_, plan_.config.interpolation);
+    sg4::Actor::create("fast-controller", machine_.platform->cpu(0), [this]() { control(); });
+    machine_.engine->run();
+    assemble();
+  }
+
+private:
+  const FastConfig& cfg() const { return plan_.config; }
+
+  // Simulates one window from the engine's present state.
+  WindowOutcome simulate(const WindowJob& job) const {
+    const std::int64_t first = job.first, last = job.last;
+    const bool fold = plan_.fold || (plan_.final_window && first == steps_);
+    const std::vector<bool> active = fold_set_->active(first, last, fold);
+    ReplayOptions ro = replay_options(sc_);
+    ro.seed = RandomStreams(sc_.options.seed).window_seed(first);
+    for (std::int64_t k = first; k <= last; ++k)
+      ro.step_list.push_back(k);
+    if (fold) ro.active_ranks = &active;
+    Replay replay(*machine_.platform, *machine_.kernels, machine_.protocol.get(),
+                  source_->step_function(fold ? &active : nullptr),
+                  ro);
+    const double origin = sg4::Engine::get_clock();
+    for (auto& actor : replay.start())
+      actor->join();
+    WindowOutcome out;
+    out.activities = replay.stats().activities();
+    if (replay.finished_ranks() != replay.active_ranks()) return out;
+    out.completed = true;
+    const auto& recs = replay.records();
+    double prev_end = origin;
+    for (std::size_t i = 0; i < recs.size(); ++i) {
+      const std::int64_t k = first + static_cast<std::int64_t>(i);
+      if (k >= job.keep_from && k < job.keep_until) {
+        Sample s;
+        s.step_s = recs[i].end_s - prev_end;
+        // Resource bound (docs/fast-mode.md, "the slowest GPU's pace"): over
+        // many steps a run cannot go faster than its busiest GPU, whose GEMMs
+        // of consecutive steps queue on it; the step's gemm phase time is the
+        // largest over ranks of a rank's GEMM time. A window starts every rank
+        // together, so a slow GPU (variability) lags a little more each step
+        // and needs a whole cycle of Q owner columns to pace the run: in a few
+        // steps d(k) misses that pace, and under folding the phantom peers
+        // never wait for it at all. The run's first step and the final solve
+        // keep d(k).
+        if (k > 0 && !recs[i].final_solve)
+          s.step_s = std::max(s.step_s, recs[i].phase_s[static_cast<std::size_t>(PhaseId::Gemm)]);
+        s.phase_s = recs[i].phase_s;
+        s.mean_phase_s = recs[i].mean_phase_s;
+        s.flops = recs[i].flops;
+        out.samples.emplace_back(k, s);
+      }
+      prev_end = recs[i].end_s;
+    }
+    return out;
+  }
+
+  // Runs the jobs (sim/fast/window_pool.hpp) and adds what they measured.
+  // False if a window did not complete.
+  bool run_jobs(const std::vector<WindowJob>& jobs) {
+    const std::vector<WindowOutcome> outcomes =
+        run_windows(jobs, plan_.workers, [this](const WindowJob& job) { return simulate(job); });
+    bool completed = true;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      const WindowOutcome& o = outcomes[i];
+      activities_ += o.activities;
+      result_.windows.push_back({jobs[i].first, jobs[i].last, o.activities, o.wall_s, o.peak_rss_bytes});
+      if (!o.completed) {
+        completed = false;
+        continue;
+      }
+      integration_.add_window(o);
+      ++windows_;
+      if (progress_) progress_(std::min(1.0, double(windows_) / cfg().max_windows));
+    }
+    return completed;
+  }
+
+  // A window measuring steps [k, k + measured) after `warmup` steps.
+  WindowJob sample_job(std::int64_t k) const {
+    const std::int64_t first = std::max<std::int64_t>(0, k - cfg().warmup_steps);
+    const std::int64_t last = std::min(steps_ - 1, k + cfg().measured_steps - 1 + kCooldownSteps);
+    return {first, last, first == 0 ? 0 : k, k + cfg().measured_steps};
+  }
+
+  // Steps [first, steps_), keeping those from `keep_from` on, then the final
+  // solve: one window, or two when the final solve is folded apart.
+  void add_through_final(std::vector<WindowJob>& jobs, std::int64_t first, std::int64_t keep_from) const {
+    if (!plan_.final_window) return jobs.push_back({first, steps_, keep_from});
+    jobs.push_back({first, steps_ - 1, keep_from});
+    jobs.push_back({steps_, steps_, steps_});
+  }
+
+  // Steps simulated by the smallest window plan (head, tail, the uniform
+  // windows; no bisection), counting warm-up and cool-down steps.
+  std::int64_t min_plan_steps() const {
+    const std::int64_t window_steps = cfg().warmup_steps + cfg().measured_steps + kCooldownSteps;
+    const std::int64_t tail_steps = cfg().warmup_steps + cfg().measured_steps + 1; // + the final solve
+    return window_steps + tail_steps + std::int64_t{cfg().initial_windows} * window_steps;
+  }
+
+  void control() {
+    // Windows cannot be cheaper than the run: simulate it whole (all ranks
+    // only: a folded window of every step would activate every owner column).
+    std::vector<WindowJob> jobs;
+    if (!plan_.fold && min_plan_steps() >= steps_ + 1) {
+      add_through_final(jobs, 0, 0);
+      if (!run_jobs(jobs)) fail();
+      return;
+    }
+    // The run's two ends are simulated as they are: a cold start and the tail
+    // with the final solve; uniform windows in between.
+    const std::int64_t head = std::min<std::int64_t>(steps_, cfg().warmup_steps + cfg().measured_steps);
+    jobs.push_back({0, std::min(steps_ - 1, head - 1 + kCooldownSteps), 0, head});
+    if (steps_ > head) {
+      const std::int64_t tail_first = std::max(head, steps_ - cfg().measured_steps);
+      add_through_final(jobs, std::max<std::int64_t>(0, tail_first - cfg().warmup_steps), tail_first);
+    } else {
+      jobs.push_back({steps_, steps_, steps_});
+    }
+    const std::int64_t span_first = head, span_last = steps_ - cfg().measured_steps - 1;
+    std::set<std::int64_t> uniform;
+    if (span_last > span_first)
+      for (int i = 1; i <= cfg().initial_windows; ++i) {
+        const double at = double(span_last - span_first) * i / (cfg().initial_windows + 1);
+        const std::int64_t k = span_first + static_cast<std::int64_t>(std::llround(at));
+        if (uniform.insert(k).second) jobs.push_back(sample_job(k));
+      }
+    if (!run_jobs(jobs)) return fail();
+    if (span_last <= span_first) return;
+    // Bisection where the curve bends, a pass at a time: a pass's midpoints
+    // lie in different intervals, so each one's interpolated guess is the same
+    // before the pass as after its other windows.
+    bool refined = true;
+    while (refined && windows_ < cfg().max_windows) {
+      refined = false;
+      std::vector<std::int64_t> keys;
+      for (const auto& [k, s] : integration_.samples())
+        keys.push_back(k);
+      jobs.clear();
+      std::vector<std::pair<std::int64_t, double>> guesses;
+      for (std::size_t i = 0; i + 1 < keys.size(); ++i) {
+        if (windows_ + static_cast<int>(jobs.size()) >= cfg().max_windows) break;
+        const std::int64_t a = keys[i], b = keys[i + 1];
+        if (b - a < 2 * (cfg().measured_steps + 1) || a >= steps_ || b >= steps_) continue;
+        const std::int64_t mid = (a + b) / 2;
+        guesses.emplace_back(mid, integration_.interpolate_step_s(mid));
+        jobs.push_back(sample_job(mid));
+      }
+      if (jobs.empty()) break;
+      if (!run_jobs(jobs)) return fail();
+      for (const auto& [mid, guess] : guesses) {
+        const double got = integration_.samples().at(mid).step_s;
+        if (std::abs(got - guess) > cfg().tolerance * std::max(got, 1e-30)) refined = true;
+      }
+    }
+  }
+
+  void fail() { failed_ = true; }
+
+  void assemble() {
+    result_.activities = activities_;
+    result_.window_processes = plan_.workers;
+    result_.refinement_iterations = source_->refinement_iterations();
+    if (failed_) {
+      result_.completed = false;
+      result_.failure = "deadlock in a fast-mode window";
+    }
+    result_.step_records = integration_.step_records(sc_.workload.n, sc_.workload.nb,
+                                                     [this](std::int64_t k) { return source_->step_flops(k); });
+    if (!failed_) {
+      result_.rmax_sampling_error_fraction = integration_.sampling_error_fraction(result_.step_records.back().end_s);
+      result_.sampling_windows = static_cast<int>(integration_.interior_windows().size());
+    }
+  }
+
+  const ResolvedScenario& sc_;
+  BuiltMachine& machine_;
+  const std::function<void(double)>& progress_;
+  RunResult& result_;
+  FastPlan plan_;
+  std::unique_ptr<ScheduleSource> source_;
+  std::unique_ptr<FoldSet> fold_set_;
+  std::int64_t steps_ = 0;
+  StepIntegration integration_;
+  std::uint64_t activities_ = 0;
+  int windows_ = 0;
+  bool failed_ = false;
+};
+
+} // namespace
+
+void run_fast(const ResolvedScenario& scenario, BuiltMachine& machine, const std::function<void(double)>& progress,
+              RunResult& result) {
+  FastRun(scenario, machine, progress, result).run();
+}
+
+} // namespace hplsim::sim

@@ -1,5 +1,0 @@
-#include "sim/cli.hpp"
-
-int main(int argc, char** argv) {
-  return hplsim::sim::run_cli(argc, argv);
-}

@@ -1,0 +1,234 @@
+// Phase-time and rate plot as SVG 1.1 text. Layout constants are pixels of the
+// figure, chosen for legibility; they carry no model meaning.
+#include "sim/report/plot_svg.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+#include "sim/report/report.hpp"
+#include "sim/support/output_files.hpp"
+
+namespace hplsim::sim {
+namespace {
+
+constexpr double kWidth = 900;
+constexpr double kHeight = 720;
+constexpr double kLeft = 90; // room for tick labels and the y label
+constexpr double kRight = 860;
+constexpr double kTop1 = 60; // phase panel
+constexpr double kBottom1 = 400;
+constexpr double kTop2 = 470; // rate panel
+constexpr double kBottom2 = 660;
+constexpr int kPlottedPhases = 5; // pfact..gemm; solve is not a panel-step phase
+// Colour-blind-safe palette (Okabe & Ito, "Color Universal Design", 2008).
+constexpr std::array<const char*, kPlottedPhases> kColors = {"#E69F00", "#56B4E9", "#009E73", "#CC79A7",
+                                                             "#0072B2"};
+
+/// Fixed two decimals for coordinates; locale-free.
+std::string px(double v) {
+  std::array<char, 64> buf{};
+  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v, std::chars_format::fixed, 2);
+  return std::string(buf.data(), r.ptr);
+}
+
+/// Tick label: up to 6 significant digits, shortest form.
+std::string label(double v) {
+  std::array<char, 64> buf{};
+  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v, std::chars_format::general, 6);
+  return std::string(buf.data(), r.ptr);
+}
+
+std::string escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+    case '&':
+      out += "&amp;";
+      break;
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    default:
+      out += c;
+    }
+  }
+  return out;
+}
+
+double x_of(double fraction) {
+  return kLeft + std::clamp(fraction, 0.0, 1.0) * (kRight - kLeft);
+}
+
+void text(std::ostringstream& svg, double x, double y, const std::string& s, const char* anchor = "middle",
+          const char* extra = "") {
+  svg << "<text x=\"" << px(x) << "\" y=\"" << px(y) << "\" text-anchor=\"" << anchor << "\"" << extra << ">"
+      << escape(s) << "</text>\n";
+}
+
+void line(std::ostringstream& svg, double x1, double y1, double x2, double y2, const char* style) {
+  svg << "<line x1=\"" << px(x1) << "\" y1=\"" << px(y1) << "\" x2=\"" << px(x2) << "\" y2=\"" << px(y2)
+      << "\" " << style << "/>\n";
+}
+
+/// Frame, x ticks at 0, 0.2, ..., 1 and the x label of one panel.
+void x_axis(std::ostringstream& svg, double top, double bottom) {
+  svg << "<rect x=\"" << px(kLeft) << "\" y=\"" << px(top) << "\" width=\"" << px(kRight - kLeft)
+      << "\" height=\"" << px(bottom - top) << "\" fill=\"none\" stroke=\"black\"/>\n";
+  for (int i = 0; i <= 5; ++i) {
+    const double f = i / 5.0;
+    line(svg, x_of(f), bottom, x_of(f), bottom + 5, "stroke=\"black\"");
+    text(svg, x_of(f), bottom + 18, label(f));
+  }
+  text(svg, (kLeft + kRight) / 2, bottom + 36, "matrix fraction k*NB/N");
+}
+
+/// Vertical label at the panel's left.
+void y_label(std::ostringstream& svg, double top, double bottom, const std::string& s) {
+  const double y = (top + bottom) / 2;
+  svg << "<text x=\"20\" y=\"" << px(y) << "\" text-anchor=\"middle\" transform=\"rotate(-90 20 " << px(y)
+      << ")\">" << escape(s) << "</text>\n";
+}
+
+/// 1, 2 or 5 times a power of ten, at least `raw`.
+double nice_step(double raw) {
+  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0})
+    if (m * magnitude >= raw) return m * magnitude;
+  return 10.0 * magnitude;
+}
+
+void phase_panel(std::ostringstream& svg, const std::vector<const StepRecord*>& steps) {
+  double lo = INFINITY;
+  double hi = 0.0;
+  for (const StepRecord* r : steps)
+    for (int p = 0; p < kPlottedPhases; ++p)
+      for (double v : {r->phase_s[p], r->mean_phase_s[p]})
+        if (v > 0.0 && std::isfinite(v)) {
+          lo = std::min(lo, v);
+          hi = std::max(hi, v);
+        }
+  int decade_lo = -6; // an empty plot shows 1e-6..1 s
+  int decade_hi = 0;
+  if (hi > 0.0) {
+    decade_lo = static_cast<int>(std::floor(std::log10(lo)));
+    decade_hi = std::max(static_cast<int>(std::ceil(std::log10(hi))), decade_lo + 1);
+  }
+  auto y_of = [&](double v) {
+    return kBottom1 - (std::log10(v) - decade_lo) / (decade_hi - decade_lo) * (kBottom1 - kTop1);
+  };
+  x_axis(svg, kTop1, kBottom1);
+  const int decade_step = std::max(1, (decade_hi - decade_lo + 9) / 10); // at most ~10 labels
+  for (int d = decade_lo; d <= decade_hi; d += decade_step) {
+    const double y = y_of(std::pow(10.0, d));
+    line(svg, kLeft - 5, y, kLeft, y, "stroke=\"black\"");
+    line(svg, kLeft, y, kRight, y, "stroke=\"#dddddd\"");
+    text(svg, kLeft - 8, y + 4, "1e" + std::to_string(d), "end");
+  }
+  y_label(svg, kTop1, kBottom1, "phase time per step (s, log)");
+  // Solid: the slowest rank's time in the phase; dashed: the rank mean.
+  for (const bool mean : {false, true})
+    for (int p = 0; p < kPlottedPhases; ++p) {
+      svg << "<polyline class=\"phase-" << kPhaseNames[p] << (mean ? "-mean" : "")
+          << "\" fill=\"none\" stroke=\"" << kColors[p] << "\" stroke-width=\"1.5\""
+          << (mean ? " stroke-dasharray=\"5,3\"" : "") << " points=\"";
+      bool first = true;
+      for (const StepRecord* r : steps) {
+        const double v = mean ? r->mean_phase_s[p] : r->phase_s[p];
+        if (!(v > 0.0) || !std::isfinite(v)) continue;
+        svg << (first ? "" : " ") << px(x_of(r->matrix_fraction)) << ',' << px(y_of(v));
+        first = false;
+      }
+      svg << "\"/>\n";
+    }
+  // Legend, top right inside the panel.
+  const double lx = kRight - 110;
+  svg << "<rect x=\"" << px(lx - 10) << "\" y=\"" << px(kTop1 + 8) << "\" width=\"110\" height=\""
+      << px(kPlottedPhases * 18 + 26) << "\" fill=\"white\" stroke=\"#999999\"/>\n";
+  for (int p = 0; p < kPlottedPhases; ++p) {
+    const double y = kTop1 + 22 + p * 18;
+    svg << "<line x1=\"" << px(lx) << "\" y1=\"" << px(y - 4) << "\" x2=\"" << px(lx + 24) << "\" y2=\""
+        << px(y - 4) << "\" stroke=\"" << kColors[p] << "\" stroke-width=\"3\"/>\n";
+    text(svg, lx + 30, y, kPhaseNames[p], "start");
+  }
+  text(svg, lx - 4, kTop1 + 22 + kPlottedPhases * 18, "dashed: rank mean", "start");
+}
+
+void rate_panel(std::ostringstream& svg, const std::vector<const StepRecord*>& steps) {
+  double hi = 0.0;
+  for (const StepRecord* r : steps)
+    if (std::isfinite(step_rate_tflops(*r))) hi = std::max(hi, step_rate_tflops(*r));
+  const double step = hi > 0.0 ? nice_step(hi / 5.0) : 1.0;
+  const int ticks = hi > 0.0 ? static_cast<int>(std::ceil(hi / step)) : 5;
+  const double top_value = ticks * step;
+  auto y_of = [&](double v) { return kBottom2 - v / top_value * (kBottom2 - kTop2); };
+  x_axis(svg, kTop2, kBottom2);
+  for (int i = 0; i <= ticks; ++i) {
+    const double y = y_of(i * step);
+    line(svg, kLeft - 5, y, kLeft, y, "stroke=\"black\"");
+    line(svg, kLeft, y, kRight, y, "stroke=\"#dddddd\"");
+    text(svg, kLeft - 8, y + 4, label(i * step), "end");
+  }
+  y_label(svg, kTop2, kBottom2, "rate per step (TF/s)");
+  svg << "<polyline class=\"rate\" fill=\"none\" stroke=\"black\" stroke-width=\"1.5\" points=\"";
+  bool first = true;
+  for (const StepRecord* r : steps) {
+    const double v = step_rate_tflops(*r);
+    if (!std::isfinite(v)) continue;
+    svg << (first ? "" : " ") << px(x_of(r->matrix_fraction)) << ',' << px(y_of(v));
+    first = false;
+  }
+  svg << "\"/>\n";
+}
+
+} // namespace
+
+std::string phase_plot_svg(const RunResult& result) {
+  std::vector<const StepRecord*> steps;
+  for (const StepRecord& r : result.step_records)
+    if (!r.final_solve) steps.push_back(&r);
+  std::ostringstream svg;
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" << px(kWidth) << "\" height=\""
+      << px(kHeight) << "\" viewBox=\"0 0 " << px(kWidth) << ' ' << px(kHeight)
+      << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+  svg << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  text(svg, kWidth / 2, 28,
+       result.benchmark + " (" + result.mode + "): N=" + std::to_string(result.n) +
+           " NB=" + std::to_string(result.nb) + " P=" + std::to_string(result.p) +
+           " Q=" + std::to_string(result.q) + ", " + std::to_string(result.nodes) + " nodes",
+       "middle", " font-size=\"15\"");
+  phase_panel(svg, steps);
+  rate_panel(svg, steps);
+  if (const auto k = crossover_step(result)) {
+    const auto fraction = crossover_fraction(result);
+    const double x = x_of(fraction.value_or(0.0));
+    const char* dashed = "stroke=\"#D55E00\" stroke-width=\"1.5\" stroke-dasharray=\"6,4\"";
+    svg << "<g class=\"crossover\">\n";
+    line(svg, x, kTop1, x, kBottom1, dashed);
+    line(svg, x, kTop2, x, kBottom2, dashed);
+    const bool near_right = x > kRight - 150; // keep the label inside the figure
+    text(svg, near_right ? x - 4 : x + 4, kTop1 - 6, "crossover, step " + std::to_string(*k),
+         near_right ? "end" : "start", " fill=\"#D55E00\"");
+    svg << "</g>\n";
+  }
+  svg << "</svg>\n";
+  return svg.str();
+}
+
+void write_phase_plot_svg(const RunResult& result, const std::string& path) {
+  const std::string svg = phase_plot_svg(result);
+  write_file_atomically(path, [&svg](std::ostream& out) { out << svg; });
+}
+
+} // namespace hplsim::sim

@@ -1,0 +1,83 @@
+#pragma once
+// What a simulation produces, whatever the mode: per-step records and the
+// whole-run figures. The report writer (sim/report/report.hpp) turns it into
+// summary.json, steps.csv, the stdout line and plots (sim/report/).
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hplsim::sim {
+
+enum class PhaseId { Pfact = 0, Bcast = 1, Swap = 2, Trsm = 3, Gemm = 4, Solve = 5 };
+inline constexpr int kPhaseCount = 6;
+inline constexpr std::array<const char*, kPhaseCount> kPhaseNames = {"pfact", "bcast", "swap",
+                                                                     "trsm",  "gemm",  "solve"};
+
+/// One fast-mode window as it ran (stats.json: where the simulator's time went).
+struct WindowStat {
+  std::int64_t first = 0, last = 0; // steps simulated (last = steps: the final solve)
+  std::uint64_t activities = 0;
+  double wall_s = 0.0; // in its own process
+  double peak_rss_bytes = 0.0;
+};
+
+struct StepRecord {
+  std::int64_t step = 0; // 0-based panel step; the final solve is the last record
+  bool final_solve = false;
+  double matrix_fraction = 0.0; // k*NB/N at the start of the step
+  double start_s = 0.0;         // simulated time the step started (first rank)
+  double end_s = 0.0;           // simulated time every rank had finished the step
+  // Per-phase time of the step: the maximum over ranks of the time a rank
+  // spent in that phase's operations during the step (see README, "phase accounting").
+  std::array<double, kPhaseCount> phase_s{};
+  // Per-phase time of the step averaged over all ranks of the run (what HPL's
+  // per-rank phase timers show averaged; README, "phase accounting"). A folded
+  // window estimates it by strata: the ranks that factor a panel in the step
+  // (their whole process column is simulated) and the others, whose mean
+  // stands for every rank folded away.
+  std::array<double, kPhaseCount> mean_phase_s{};
+  double flops = 0.0;            // useful flops of the step
+  std::string how = "simulated"; // "simulated", "interpolated", "analytic", ...
+};
+
+struct RunResult {
+  std::string mode;      // "reference", "fast", "analytic"
+  std::string benchmark; // "hpl" or "hpl-mxp"
+  std::int64_t n = 0, nb = 0;
+  int p = 0, q = 0, nodes = 0, ranks = 0, depth = 0;
+  std::uint64_t seed = 0;
+  std::int64_t steps = 0;        // panel steps
+  double time_s = 0.0;           // simulated wall time of the run
+  double rmax_flops_per_s = 0.0; // (2/3 N^3 + 3/2 N^2) / time_s for HPL
+  bool completed = true;
+  std::string failure; // why not completed, empty if completed
+  std::vector<StepRecord> step_records;
+  // Fast mode's sampling error of Rmax, relative (README, "Fast mode:
+  // integrating the curve"): the jackknife over its interior windows, of which
+  // there were `sampling_windows`; negative when not estimated (other modes,
+  // fewer than two interior windows, or every step simulated).
+  double rmax_sampling_error_fraction = -1.0;
+  int sampling_windows = 0;
+  // MxP refinement
+  double refinement_s = 0.0;
+  int refinement_iterations = 0;
+  // Simulator statistics (never in summary.json: they are not deterministic
+  // in wall time, only activities are).
+  std::uint64_t activities = 0;
+  double wall_s = 0.0;
+  double peak_rss_bytes = 0.0; // of the main process
+  // Fast mode's window processes (README, "Fast mode", point 10): how many
+  // ran at once, and the largest one's peak RSS (each window's is in
+  // `windows`). They share the main process's pages until they write them;
+  // peak_rss_bound_bytes (sim/report/report.hpp) bounds the run's memory.
+  int window_processes = 0;
+  double window_peak_rss_bytes = 0.0;
+  std::vector<WindowStat> windows;
+};
+
+/// Fills time_s (the last step's end), refinement_s (HPL-MxP) and
+/// rmax_flops_per_s (HPL's operation count over time_s) from the step records.
+void finalize_result(RunResult& result);
+
+} // namespace hplsim::sim

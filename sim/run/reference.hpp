@@ -1,0 +1,14 @@
+#pragma once
+// Reference mode: every rank, every message, every step, on the scenario's
+// whole machine. The ground truth fast mode is measured against.
+#include <functional>
+
+#include "sim/result/run_result.hpp"
+#include "sim/scenario/scenario_defaults.hpp"
+
+namespace hplsim::sim {
+
+/// Simulates the whole run in this process's SimGrid engine (call once per process).
+RunResult run_reference(const ResolvedScenario& scenario, const std::function<void(double)>& progress);
+
+} // namespace hplsim::sim

@@ -1,0 +1,68 @@
+#include "sim/run/simulate.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/engine/machine.hpp"
+#include "sim/fast/fast_run.hpp"
+#include "sim/run/analytic.hpp"
+#include "sim/run/reference.hpp"
+
+namespace hplsim::sim {
+
+Mode effective_mode(const ResolvedScenario& sc) {
+  if (sc.options.mode != Mode::Auto) return sc.options.mode;
+  // Reference mode costs about one SimGrid activity per message and kernel;
+  // SimGrid 3.32 runs ~1e5 activities/s here (docs/simgrid-measurements.md), so keep it for runs of at most
+  // a few million activities (a minute or so) and use fast mode above that.
+  return estimated_reference_activities(sc) <= 5e6 ? Mode::Reference : Mode::Fast;
+}
+
+double estimated_reference_activities(const ResolvedScenario& sc) {
+  const auto& w = sc.workload;
+  const double log_p = std::ceil(std::log2(std::max(2, w.p)));
+  // Per step: one pivot exchange per panel column over the P ranks of the owner
+  // column (log2 P rounds), plus a handful of messages and kernels per rank.
+  const double per_step = double(w.nb) * w.p * (log_p + 1.0) + 8.0 * w.ranks();
+  return per_step * double(w.steps());
+}
+
+RunResult base_result(const ResolvedScenario& sc, const char* mode) {
+  RunResult r;
+  r.mode = mode;
+  r.benchmark = to_string(sc.workload.benchmark);
+  r.n = sc.workload.n;
+  r.nb = sc.workload.nb;
+  r.p = sc.workload.p;
+  r.q = sc.workload.q;
+  r.nodes = sc.workload.nodes;
+  r.ranks = sc.workload.ranks();
+  r.depth = sc.workload.depth;
+  r.seed = sc.options.seed;
+  r.steps = sc.workload.steps();
+  return r;
+}
+
+RunResult simulate(const ResolvedScenario& sc, const SimulateOptions& options) {
+  switch (effective_mode(sc)) {
+  case Mode::Analytic: {
+    RunResult r = base_result(sc, "analytic");
+    r.step_records = analytic_steps(sc);
+    finalize_result(r);
+    return r;
+  }
+  case Mode::Fast: {
+    RunResult r = base_result(sc, "fast");
+    BuiltMachine machine = build_machine(sc);
+    run_fast(sc, machine, options.progress, r);
+    finalize_result(r);
+    return r;
+  }
+  case Mode::Reference:
+  case Mode::Auto:
+    break;
+  }
+  return run_reference(sc, options.progress);
+}
+
+} // namespace hplsim::sim

@@ -1,0 +1,305 @@
+#include <algorithm>
+// resolve(): a validated Scenario message to plain C++ values. The defaults are
+// the member initializers of sim/scenario_defaults.hpp; this file only copies
+// what the scenario sets over them, so no default is written twice.
+#include "sim/scenario/scenario_defaults.hpp"
+
+namespace hplsim::sim {
+namespace {
+
+/// Copies `value` into `out` when the field is set; leaves the default otherwise.
+template <class T, class V> void set_if(bool has, const V& value, T& out) {
+  if (has) out = static_cast<T>(value);
+}
+
+DragonflyConfig resolve_dragonfly(const Dragonfly& d) {
+  DragonflyConfig out;
+  set_if(d.has_groups(), d.groups(), out.groups);
+  set_if(d.has_switches_per_group(), d.switches_per_group(), out.switches_per_group);
+  set_if(d.has_endpoint_ports_per_switch(), d.endpoint_ports_per_switch(), out.endpoint_ports_per_switch);
+  set_if(d.has_global_links_per_group_pair(), d.global_links_per_group_pair(),
+         out.global_links_per_group_pair);
+  set_if(d.has_switches_per_node(), d.switches_per_node(), out.switches_per_node);
+  set_if(d.has_local_link_bandwidth_bytes_per_s(), d.local_link_bandwidth_bytes_per_s(),
+         out.local_link_bandwidth_bytes_per_s);
+  set_if(d.has_global_link_bandwidth_bytes_per_s(), d.global_link_bandwidth_bytes_per_s(),
+         out.global_link_bandwidth_bytes_per_s);
+  set_if(d.has_link_latency_s(), d.link_latency_s(), out.link_latency_s);
+  set_if(d.has_switch_latency_s(), d.switch_latency_s(), out.switch_latency_s);
+  return out;
+}
+
+FatTreeConfig resolve_fat_tree(const FatTree& f) {
+  FatTreeConfig out;
+  set_if(f.has_leaf_switches(), f.leaf_switches(), out.leaf_switches);
+  set_if(f.has_spine_switches(), f.spine_switches(), out.spine_switches);
+  set_if(f.has_endpoint_ports_per_leaf(), f.endpoint_ports_per_leaf(), out.endpoint_ports_per_leaf);
+  set_if(f.has_links_per_leaf_spine(), f.links_per_leaf_spine(), out.links_per_leaf_spine);
+  set_if(f.has_link_bandwidth_bytes_per_s(), f.link_bandwidth_bytes_per_s(), out.link_bandwidth_bytes_per_s);
+  set_if(f.has_link_latency_s(), f.link_latency_s(), out.link_latency_s);
+  set_if(f.has_switch_latency_s(), f.switch_latency_s(), out.switch_latency_s);
+  return out;
+}
+
+NodeConfig resolve_node(const Node& n) {
+  NodeConfig out;
+  set_if(n.has_sockets(), n.sockets(), out.sockets);
+  set_if(n.has_cores_per_socket(), n.cores_per_socket(), out.cores_per_socket);
+  set_if(n.has_gpus_per_socket(), n.gpus_per_socket(), out.gpus_per_socket);
+  set_if(n.has_nics_per_socket(), n.nics_per_socket(), out.nics_per_socket);
+  set_if(n.has_nic_bandwidth_bytes_per_s(), n.nic_bandwidth_bytes_per_s(), out.nic_bandwidth_bytes_per_s);
+  set_if(n.has_nic_latency_s(), n.nic_latency_s(), out.nic_latency_s);
+  set_if(n.has_panel_serial_fraction(), n.panel_serial_fraction(), out.panel_serial_fraction);
+  set_if(n.has_memory_bandwidth_bytes_per_s(), n.memory_bandwidth_bytes_per_s(),
+         out.memory_bandwidth_bytes_per_s);
+  set_if(n.has_pcie_bandwidth_bytes_per_s(), n.pcie_bandwidth_bytes_per_s(), out.pcie_bandwidth_bytes_per_s);
+  set_if(n.has_pcie_latency_s(), n.pcie_latency_s(), out.pcie_latency_s);
+  set_if(n.has_upi_bandwidth_bytes_per_s(), n.upi_bandwidth_bytes_per_s(), out.upi_bandwidth_bytes_per_s);
+  set_if(n.has_upi_latency_s(), n.upi_latency_s(), out.upi_latency_s);
+  set_if(n.has_shm_bandwidth_bytes_per_s(), n.shm_bandwidth_bytes_per_s(), out.shm_bandwidth_bytes_per_s);
+  set_if(n.has_shm_latency_s(), n.shm_latency_s(), out.shm_latency_s);
+  set_if(n.has_copy_engines(), n.copy_engines(), out.copy_engines);
+  set_if(n.has_copy_overlap(), n.copy_overlap(), out.copy_overlap);
+  if (n.has_gpu_memory_bytes()) out.gpu_memory_bytes = n.gpu_memory_bytes();
+  set_if(n.has_amx(), n.amx(), out.amx);
+  return out;
+}
+
+TopologyConfig resolve_topology(const Topology& t, const NodeConfig& node) {
+  TopologyConfig out;
+  long long ports = 0;
+  if (t.has_fat_tree()) {
+    out.kind = TopologyKind::FatTree;
+    out.fat_tree = resolve_fat_tree(t.fat_tree());
+    ports = static_cast<long long>(out.fat_tree.leaf_switches) * out.fat_tree.endpoint_ports_per_leaf;
+  } else {
+    out.kind = TopologyKind::Dragonfly;
+    out.dragonfly = resolve_dragonfly(t.dragonfly());
+    const DragonflyConfig& d = out.dragonfly;
+    ports = static_cast<long long>(d.groups) * d.switches_per_group * d.endpoint_ports_per_switch;
+  }
+  const int nics = node.nics_per_node();
+  out.port_capacity_nodes = nics > 0 ? static_cast<int>(ports / nics) : 0;
+  out.nodes = t.has_nodes() ? t.nodes() : out.port_capacity_nodes;
+  if (t.has_routing()) {
+    switch (t.routing()) {
+    case Topology::MINIMAL:
+      out.routing = topo::Routing::Minimal;
+      break;
+    case Topology::VALIANT:
+      out.routing = topo::Routing::Valiant;
+      break;
+    case Topology::ADAPTIVE:
+      out.routing = topo::Routing::Adaptive;
+      break;
+    }
+  }
+  return out;
+}
+
+PlacementConfig resolve_placement(const Placement& p) {
+  PlacementConfig out;
+  if (p.has_nic_mapping()) out.nic_mapping = static_cast<NicMapping>(p.nic_mapping());
+  if (p.has_affinity()) out.affinity = static_cast<Affinity>(p.affinity());
+  set_if(p.has_gpu_aware_mpi(), p.gpu_aware_mpi(), out.gpu_aware_mpi);
+  set_if(p.has_gpu_aware_overhead_s(), p.gpu_aware_overhead_s(), out.gpu_aware_overhead_s);
+  set_if(p.has_gpu_aware_bandwidth_bytes_per_s(), p.gpu_aware_bandwidth_bytes_per_s(),
+         out.gpu_aware_bandwidth_bytes_per_s);
+  return out;
+}
+
+// The C++ enums list their values in the .proto's order and numbering, so
+// resolve() converts with static_cast; these make any drift a compile error.
+template <class E, class P> constexpr bool same(E e, P p) {
+  return static_cast<int>(e) == static_cast<int>(p);
+}
+static_assert(same(NicMapping::PhaseSpecific, Placement::PHASE_SPECIFIC) &&
+              same(NicMapping::Hashed, Placement::HASHED) &&
+              same(NicMapping::RankLocal, Placement::RANK_LOCAL) && Placement::NicMapping_ARRAYSIZE == 3);
+static_assert(same(Affinity::Aligned, Placement::ALIGNED) &&
+              same(Affinity::Misplaced, Placement::MISPLACED) && Placement::Affinity_ARRAYSIZE == 2);
+static_assert(same(Benchmark::Hpl, Workload::HPL) && same(Benchmark::HplMxp, Workload::HPL_MXP) &&
+              Workload::Benchmark_ARRAYSIZE == 2);
+static_assert(same(PfactAlgo::Right, Hpl::RIGHT) && same(PfactAlgo::Left, Hpl::LEFT) &&
+              same(PfactAlgo::Crout, Hpl::CROUT) && Hpl::PfactAlgo_ARRAYSIZE == 3);
+static_assert(same(BcastAlgo::OneRing, Hpl::ONE_RING) && same(BcastAlgo::OneRingM, Hpl::ONE_RING_M) &&
+              same(BcastAlgo::TwoRing, Hpl::TWO_RING) && same(BcastAlgo::TwoRingM, Hpl::TWO_RING_M) &&
+              same(BcastAlgo::Blong, Hpl::BLONG) && same(BcastAlgo::BlongM, Hpl::BLONG_M) &&
+              Hpl::BcastAlgo_ARRAYSIZE == 6);
+static_assert(same(SwapAlgo::BinaryExchange, Hpl::BINARY_EXCHANGE) &&
+              same(SwapAlgo::SpreadRoll, Hpl::SPREAD_ROLL) && same(SwapAlgo::Mix, Hpl::MIX) &&
+              Hpl::SwapAlgo_ARRAYSIZE == 3);
+static_assert(same(Refinement::Classical, Mxp::CLASSICAL) && same(Refinement::Gmres, Mxp::GMRES) &&
+              Mxp::Refinement_ARRAYSIZE == 2);
+static_assert(same(FoldBand::ColumnBand, FastOptions::COLUMN_BAND) &&
+              same(FoldBand::RowBand, FastOptions::ROW_BAND) &&
+              same(FoldBand::CrossBand, FastOptions::CROSS_BAND) && FastOptions::Band_ARRAYSIZE == 3);
+static_assert(same(CurveRule::Linear, FastOptions::LINEAR) &&
+              same(CurveRule::MonotoneCubic, FastOptions::MONOTONE_CUBIC) &&
+              same(CurveRule::Parabolic, FastOptions::PARABOLIC) &&
+              FastOptions::Interpolation_ARRAYSIZE == 4);
+static_assert(same(Fold::Auto, FastOptions::AUTO) && same(Fold::On, FastOptions::ON) &&
+              same(Fold::Off, FastOptions::OFF) && FastOptions::Fold_ARRAYSIZE == 3);
+static_assert(same(Mode::Auto, Options::AUTO) && same(Mode::Reference, Options::REFERENCE) &&
+              same(Mode::Analytic, Options::ANALYTIC) && same(Mode::Fast, Options::FAST) &&
+              Options::Mode_ARRAYSIZE == 4);
+
+WorkloadConfig resolve_workload(const Workload& w) {
+  WorkloadConfig out;
+  if (w.has_benchmark()) out.benchmark = static_cast<Benchmark>(w.benchmark());
+  set_if(w.has_nodes(), w.nodes(), out.nodes);
+  set_if(w.has_ranks_per_node(), w.ranks_per_node(), out.ranks_per_node);
+  set_if(w.has_n(), w.n(), out.n);
+  set_if(w.has_nb(), w.nb(), out.nb);
+  set_if(w.has_p(), w.p(), out.p);
+  set_if(w.has_q(), w.q(), out.q);
+  set_if(w.has_depth(), w.depth(), out.depth);
+  set_if(w.has_column_major(), w.column_major(), out.column_major);
+  set_if(w.has_panel_threads(), w.panel_threads(), out.panel_threads);
+  const Hpl& h = w.hpl();
+  if (h.has_pfact()) out.hpl.pfact = static_cast<PfactAlgo>(h.pfact());
+  set_if(h.has_nbmin(), h.nbmin(), out.hpl.nbmin);
+  set_if(h.has_ndiv(), h.ndiv(), out.hpl.ndiv);
+  if (h.has_bcast()) out.hpl.bcast = static_cast<BcastAlgo>(h.bcast());
+  if (h.has_swap()) out.hpl.swap = static_cast<SwapAlgo>(h.swap());
+  set_if(h.has_swap_threshold(), h.swap_threshold(), out.hpl.swap_threshold_columns);
+  const Mxp& m = w.mxp();
+  set_if(m.has_gpus_per_rank(), m.gpus_per_rank(), out.mxp.gpus_per_rank);
+  if (m.has_refinement()) out.mxp.refinement = static_cast<Refinement>(m.refinement());
+  if (m.has_refinement_iterations()) out.mxp.refinement_iterations = m.refinement_iterations();
+  return out;
+}
+
+} // namespace
+
+ResolvedScenario resolve(const LoadedScenario& loaded) {
+  const Scenario& s = loaded.scenario;
+  ResolvedScenario out;
+  out.path = loaded.path;
+  out.base_dir = loaded.base_dir;
+  out.name = s.name();
+  out.description = s.description();
+  const Machine& m = s.machine();
+  out.machine.name = m.name();
+  out.machine.node = resolve_node(m.node());
+  out.machine.topology = resolve_topology(m.topology(), out.machine.node);
+  out.machine.kernels = loaded.kernels;
+  out.machine.kernels_path = loaded.kernels_path;
+  out.machine.protocol = loaded.protocol;
+  out.machine.protocol_path = loaded.protocol_path;
+  out.machine.variability = m.variability();
+  out.machine.placement = resolve_placement(m.placement());
+  out.workload = resolve_workload(s.workload());
+  if (out.workload.panel_threads == 0 && out.workload.ranks_per_node > 0)
+    out.workload.panel_threads = std::max(1, out.machine.node.cores_per_node() / out.workload.ranks_per_node);
+  if (s.options().has_mode()) out.options.mode = static_cast<Mode>(s.options().mode());
+  set_if(s.options().has_seed(), s.options().seed(), out.options.seed);
+  const FastOptions& f = s.options().fast();
+  if (f.has_fold()) out.options.fast.fold = static_cast<Fold>(f.fold());
+  set_if(f.has_fold_nodes(), f.fold_nodes(), out.options.fast.fold_nodes);
+  set_if(f.has_warmup_steps(), f.warmup_steps(), out.options.fast.warmup_steps);
+  set_if(f.has_measured_steps(), f.measured_steps(), out.options.fast.measured_steps);
+  set_if(f.has_initial_windows(), f.initial_windows(), out.options.fast.initial_windows);
+  set_if(f.has_tolerance(), f.tolerance(), out.options.fast.tolerance);
+  set_if(f.has_max_windows(), f.max_windows(), out.options.fast.max_windows);
+  if (f.has_band()) out.options.fast.band = static_cast<FoldBand>(f.band());
+  set_if(f.has_pivot_group(), f.pivot_group(), out.options.fast.pivot_group);
+  set_if(f.has_ring_aggregate(), f.ring_aggregate(), out.options.fast.ring_aggregate);
+  if (f.has_pivot_collective())
+    out.options.fast.pivot_collective = f.pivot_collective() ? Fold::On : Fold::Off;
+  if (f.has_panel_collective())
+    out.options.fast.panel_collective = f.panel_collective() ? Fold::On : Fold::Off;
+  set_if(f.has_swap_roll_group(), f.swap_roll_group(), out.options.fast.swap_roll_group);
+  set_if(f.has_fold_above_ranks(), f.fold_above_ranks(), out.options.fast.fold_above_ranks);
+  set_if(f.has_workers(), f.workers(), out.options.fast.workers);
+  if (f.has_interpolation() && f.interpolation() != FastOptions::INTERPOLATION_UNSET)
+    out.options.fast.interpolation = static_cast<CurveRule>(f.interpolation());
+  return out;
+}
+
+const char* to_string(Mode mode) {
+  switch (mode) {
+  case Mode::Auto:
+    return "auto";
+  case Mode::Reference:
+    return "reference";
+  case Mode::Analytic:
+    return "analytic";
+  case Mode::Fast:
+    return "fast";
+  }
+  return "?";
+}
+
+const char* to_string(Benchmark benchmark) {
+  return benchmark == Benchmark::Hpl ? "hpl" : "hpl-mxp";
+}
+
+// HPL.dat / HPL output spellings.
+const char* to_string(PfactAlgo algo) {
+  switch (algo) {
+  case PfactAlgo::Right:
+    return "right";
+  case PfactAlgo::Left:
+    return "left";
+  case PfactAlgo::Crout:
+    return "crout";
+  }
+  return "?";
+}
+
+const char* to_string(BcastAlgo algo) {
+  switch (algo) {
+  case BcastAlgo::OneRing:
+    return "1ring";
+  case BcastAlgo::OneRingM:
+    return "1ringM";
+  case BcastAlgo::TwoRing:
+    return "2ring";
+  case BcastAlgo::TwoRingM:
+    return "2ringM";
+  case BcastAlgo::Blong:
+    return "blong";
+  case BcastAlgo::BlongM:
+    return "blongM";
+  }
+  return "?";
+}
+
+const char* to_string(SwapAlgo algo) {
+  switch (algo) {
+  case SwapAlgo::BinaryExchange:
+    return "binary-exchange";
+  case SwapAlgo::SpreadRoll:
+    return "spread-roll";
+  case SwapAlgo::Mix:
+    return "mix";
+  }
+  return "?";
+}
+
+const char* to_string(Refinement refinement) {
+  return refinement == Refinement::Classical ? "classical" : "gmres";
+}
+
+const char* to_string(NicMapping mapping) {
+  switch (mapping) {
+  case NicMapping::PhaseSpecific:
+    return "phase-specific";
+  case NicMapping::Hashed:
+    return "hashed";
+  case NicMapping::RankLocal:
+    return "rank-local";
+  }
+  return "?";
+}
+
+const char* to_string(Affinity affinity) {
+  return affinity == Affinity::Aligned ? "aligned" : "misplaced";
+}
+
+const char* to_string(TopologyKind kind) {
+  return kind == TopologyKind::Dragonfly ? "dragonfly" : "fat-tree";
+}
+
+} // namespace hplsim::sim

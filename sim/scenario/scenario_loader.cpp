@@ -1,0 +1,237 @@
+// Scenario loading: read the file, parse it (unknown fields rejected), apply
+// the command-line overrides through protobuf reflection, then validate
+// (sim/scenario_validate.cpp). Every user error is a ScenarioError.
+#include "sim/scenario/scenario_loader.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "sim/scenario/scenario_check.hpp"
+
+namespace hplsim::sim {
+namespace pb = google::protobuf;
+
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ScenarioError(path + ": error: cannot open scenario: " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string directory_of(const std::string& path) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  return parent.empty() ? std::string(".") : parent.string();
+}
+
+/// Parses all of `text` as T; false on trailing characters, sign or range errors.
+template <class T> bool parse_exact(const std::string& text, T& out) {
+  const char* end = text.data() + text.size();
+  const auto result = std::from_chars(text.data(), end, out);
+  return result.ec == std::errc{} && result.ptr == end && !text.empty();
+}
+
+std::string enum_names(const pb::EnumDescriptor* type) {
+  std::string names;
+  for (int i = 0; i < type->value_count(); ++i)
+    names += (i > 0 ? ", " : "") + type->value(i)->name();
+  return names;
+}
+
+/// Sets one singular scalar field from its text; throws naming the override.
+void set_scalar(pb::Message& msg, const pb::FieldDescriptor* field, const std::string& value,
+                const std::string& label, const std::string& path) {
+  const pb::Reflection* r = msg.GetReflection();
+  auto bad = [&](const std::string& expected) {
+    return ScenarioError(label + ": " + path + " expects " + expected + ", got \"" + value + "\"");
+  };
+  switch (field->cpp_type()) {
+  case pb::FieldDescriptor::CPPTYPE_INT32: {
+    std::int32_t v = 0;
+    if (!parse_exact(value, v)) throw bad("an integer in int32 range");
+    r->SetInt32(&msg, field, v);
+    break;
+  }
+  case pb::FieldDescriptor::CPPTYPE_INT64: {
+    std::int64_t v = 0;
+    if (!parse_exact(value, v)) throw bad("an integer in int64 range");
+    r->SetInt64(&msg, field, v);
+    break;
+  }
+  case pb::FieldDescriptor::CPPTYPE_UINT32: {
+    std::uint32_t v = 0;
+    if (!parse_exact(value, v)) throw bad("a non-negative integer in uint32 range");
+    r->SetUInt32(&msg, field, v);
+    break;
+  }
+  case pb::FieldDescriptor::CPPTYPE_UINT64: {
+    std::uint64_t v = 0;
+    if (!parse_exact(value, v)) throw bad("a non-negative integer in uint64 range");
+    r->SetUInt64(&msg, field, v);
+    break;
+  }
+  case pb::FieldDescriptor::CPPTYPE_DOUBLE:
+  case pb::FieldDescriptor::CPPTYPE_FLOAT: {
+    double v = 0.0;
+    if (!parse_exact(value, v) || !std::isfinite(v)) throw bad("a finite number");
+    if (field->cpp_type() == pb::FieldDescriptor::CPPTYPE_DOUBLE)
+      r->SetDouble(&msg, field, v);
+    else
+      r->SetFloat(&msg, field, static_cast<float>(v));
+    break;
+  }
+  case pb::FieldDescriptor::CPPTYPE_BOOL:
+    if (value != "true" && value != "false") throw bad("true or false");
+    r->SetBool(&msg, field, value == "true");
+    break;
+  case pb::FieldDescriptor::CPPTYPE_ENUM: {
+    const pb::EnumValueDescriptor* v = field->enum_type()->FindValueByName(value);
+    if (v == nullptr)
+      throw ScenarioError(label + ": " + path + " has no value " + value + "; expected one of " +
+                          enum_names(field->enum_type()));
+    r->SetEnum(&msg, field, v);
+    break;
+  }
+  case pb::FieldDescriptor::CPPTYPE_STRING:
+    r->SetString(&msg, field, value);
+    break;
+  case pb::FieldDescriptor::CPPTYPE_MESSAGE:
+    throw ScenarioError(label + ": " + path + " is a message (" + field->message_type()->name() +
+                        "); set one of its fields, e.g. " + path + "." +
+                        (field->message_type()->field_count() > 0 ? field->message_type()->field(0)->name()
+                                                                  : std::string("...")) +
+                        "=...");
+  }
+}
+
+/// Applies one "--set a.b.c=value", creating sub-messages on the way.
+void apply_set(Scenario& scenario, const std::string& entry, detail::OverrideLog& log) {
+  const std::string label = "--set " + entry;
+  const auto eq = entry.find('=');
+  if (eq == std::string::npos || eq == 0) throw ScenarioError(label + ": expected FIELD.PATH=VALUE");
+  const std::string path = entry.substr(0, eq);
+  const std::string value = entry.substr(eq + 1);
+  pb::Message* msg = &scenario;
+  std::string done; // the path walked so far
+  std::size_t begin = 0;
+  while (true) {
+    const auto dot = path.find('.', begin);
+    const std::string name = path.substr(begin, dot == std::string::npos ? std::string::npos : dot - begin);
+    const bool last = dot == std::string::npos;
+    const pb::Descriptor* type = msg->GetDescriptor();
+    if (name.empty()) throw ScenarioError(label + ": empty field name in " + path);
+    const pb::FieldDescriptor* field = type->FindFieldByName(name);
+    if (field == nullptr) throw ScenarioError(label + ": " + type->name() + " has no field " + name);
+    done += (done.empty() ? "" : ".") + name;
+    if (field->is_repeated())
+      throw ScenarioError(label + ": " + done + " is a repeated field; --set cannot change repeated fields");
+    // Setting one member of a oneof would silently clear another (e.g. turn a
+    // dragonfly into an empty fat tree): refuse instead.
+    if (const pb::OneofDescriptor* oneof = field->containing_oneof()) {
+      const pb::FieldDescriptor* current = msg->GetReflection()->GetOneofFieldDescriptor(*msg, oneof);
+      if (current != nullptr && current != field)
+        throw ScenarioError(label + ": " + done + " conflicts with " + current->name() +
+                            ", which the scenario sets (only one of " + oneof->name() + " can be set)");
+    }
+    if (last) {
+      set_scalar(*msg, field, value, label, done);
+      break;
+    }
+    if (field->cpp_type() != pb::FieldDescriptor::CPPTYPE_MESSAGE)
+      throw ScenarioError(label + ": " + done + " is not a message; it has no field " +
+                          path.substr(dot + 1, path.find('.', dot + 1) - dot - 1));
+    msg = msg->GetReflection()->MutableMessage(msg, field);
+    begin = dot + 1;
+  }
+  log.record(path, label);
+}
+
+Options::Mode parse_mode_flag(const std::string& mode) {
+  std::string upper = mode;
+  for (char& c : upper)
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  Options::Mode out = Options::AUTO;
+  if (!Options::Mode_Parse(upper, &out))
+    throw ScenarioError("--mode=" + mode + ": expected one of auto, reference, analytic, fast");
+  return out;
+}
+
+void apply_overrides(Scenario& scenario, const ScenarioOverrides& o, detail::OverrideLog& log) {
+  for (const std::string& entry : o.set)
+    apply_set(scenario, entry, log);
+  // Each flag sets one field; mutable_*() only when a flag is given, so a
+  // scenario without a workload still reports "workload is required".
+  auto flag = [&log](const char* name, const char* path, auto value) {
+    log.record(path, std::string("--") + name + "=" + std::to_string(value));
+  };
+  if (o.nodes) {
+    scenario.mutable_workload()->set_nodes(*o.nodes);
+    flag("nodes", "workload.nodes", *o.nodes);
+  }
+  if (o.ppn) {
+    scenario.mutable_workload()->set_ranks_per_node(*o.ppn);
+    flag("ppn", "workload.ranks_per_node", *o.ppn);
+  }
+  if (o.n) {
+    scenario.mutable_workload()->set_n(*o.n);
+    flag("n", "workload.n", *o.n);
+  }
+  if (o.nb) {
+    scenario.mutable_workload()->set_nb(*o.nb);
+    flag("nb", "workload.nb", *o.nb);
+  }
+  if (o.p) {
+    scenario.mutable_workload()->set_p(*o.p);
+    flag("p", "workload.p", *o.p);
+  }
+  if (o.q) {
+    scenario.mutable_workload()->set_q(*o.q);
+    flag("q", "workload.q", *o.q);
+  }
+  if (o.depth) {
+    scenario.mutable_workload()->set_depth(*o.depth);
+    flag("depth", "workload.depth", *o.depth);
+  }
+  if (o.mode) {
+    scenario.mutable_options()->set_mode(parse_mode_flag(*o.mode));
+    log.record("options.mode", "--mode=" + *o.mode);
+  }
+  if (o.seed) {
+    scenario.mutable_options()->set_seed(*o.seed);
+    flag("seed", "options.seed", *o.seed);
+  }
+}
+
+LoadedScenario load(const std::string& text, const std::string& path, const ScenarioOverrides& overrides) {
+  LoadedScenario loaded;
+  loaded.path = path;
+  loaded.base_dir = directory_of(path);
+  pb::TextFormat::ParseInfoTree tree;
+  detail::parse_textproto(text, path, loaded.scenario, tree);
+  detail::OverrideLog log;
+  apply_overrides(loaded.scenario, overrides, log);
+  detail::validate_scenario(loaded, tree, log);
+  return loaded;
+}
+
+} // namespace
+
+LoadedScenario load_scenario(const std::string& path, const ScenarioOverrides& overrides) {
+  return load(read_file(path), path, overrides);
+}
+
+LoadedScenario load_scenario_text(const std::string& text, const std::string& display_name,
+                                  const ScenarioOverrides& overrides) {
+  return load(text, display_name, overrides);
+}
+
+} // namespace hplsim::sim

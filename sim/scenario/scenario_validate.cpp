@@ -1,0 +1,443 @@
+// The scenario's validation rules: required fields, ranges, and the
+// combinations that make a run impossible (grid vs ranks, ranks vs cores and
+// GPUs, nodes vs the topology's ports). One ScenarioError for the first problem,
+// located at the offending field (or the override that set it).
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "models/kernel_model.hpp"
+#include "models/protocol_model.hpp"
+#include "models/variability.hpp"
+#include "sim/scenario/scenario_check.hpp"
+#include "sim/scenario/scenario_defaults.hpp"
+
+namespace hplsim::sim::detail {
+namespace pb = google::protobuf;
+
+namespace {
+
+using Int = std::int64_t; // wide enough for products of int32 fields
+
+std::string str(Int v) {
+  return format_number(v);
+}
+
+void check_dragonfly(const MessageCheck& d) {
+  d.at_least("groups", 1, Need::Required);
+  d.at_least("switches_per_group", 1, Need::Required);
+  d.at_least("endpoint_ports_per_switch", 1, Need::Required);
+  if (d.integer("groups") > 1)
+    d.required("global_links_per_group_pair", "with groups > 1 (groups = " + str(d.integer("groups")) + ")");
+  d.at_least("global_links_per_group_pair", 1);
+  d.at_least("switches_per_node", 1);
+  if (d.has("switches_per_node") && d.integer("switches_per_node") > d.integer("switches_per_group"))
+    d.fail("switches_per_node",
+           d.path("switches_per_node") + " = " + str(d.integer("switches_per_node")) +
+               " exceeds switches_per_group = " + str(d.integer("switches_per_group")),
+           {d.path("switches_per_node"), d.path("switches_per_group")});
+  d.positive("local_link_bandwidth_bytes_per_s", Need::Required);
+  d.positive("global_link_bandwidth_bytes_per_s", Need::Required);
+  d.non_negative("link_latency_s");
+  d.non_negative("switch_latency_s");
+}
+
+void check_fat_tree(const MessageCheck& f) {
+  f.at_least("leaf_switches", 1, Need::Required);
+  f.at_least("spine_switches", 1, Need::Required);
+  f.at_least("endpoint_ports_per_leaf", 1, Need::Required);
+  f.at_least("links_per_leaf_spine", 1);
+  f.positive("link_bandwidth_bytes_per_s", Need::Required);
+  f.non_negative("link_latency_s");
+  f.non_negative("switch_latency_s");
+}
+
+/// Topology fields and its node capacity (needs the node's NIC count).
+void check_topology(const Checker& c, const Topology& t, const MessageCheck& node) {
+  const MessageCheck topo(c, t, "machine.topology");
+  if (!t.has_dragonfly() && !t.has_fat_tree())
+    c.fail("machine.topology", "machine.topology: one of dragonfly, fat_tree is required");
+  const Int nics = node.integer("sockets") * node.integer("nics_per_socket");
+  const std::string nic_text = "(sockets*nics_per_socket) = (" + str(node.integer("sockets")) + "*" +
+                               str(node.integer("nics_per_socket")) + ")";
+  Int capacity = 0;
+  std::string capacity_text;
+  std::string kind_path;
+  if (t.has_dragonfly()) {
+    const MessageCheck d(c, t.dragonfly(), "machine.topology.dragonfly");
+    check_dragonfly(d);
+    const Int ports =
+        d.integer("groups") * d.integer("switches_per_group") * d.integer("endpoint_ports_per_switch");
+    capacity = ports / nics;
+    kind_path = d.path();
+    capacity_text = "groups*switches_per_group*endpoint_ports_per_switch / " + nic_text + " = " +
+                    str(d.integer("groups")) + "*" + str(d.integer("switches_per_group")) + "*" +
+                    str(d.integer("endpoint_ports_per_switch")) + " / " + str(nics) + " = " + str(capacity);
+  } else {
+    const MessageCheck f(c, t.fat_tree(), "machine.topology.fat_tree");
+    check_fat_tree(f);
+    capacity = f.integer("leaf_switches") * f.integer("endpoint_ports_per_leaf") / nics;
+    kind_path = "machine.topology.fat_tree";
+    capacity_text = "leaf_switches*endpoint_ports_per_leaf / " + nic_text + " = " +
+                    str(f.integer("leaf_switches")) + "*" + str(f.integer("endpoint_ports_per_leaf")) +
+                    " / " + str(nics) + " = " + str(capacity);
+  }
+  if (capacity < 1)
+    c.fail(kind_path, kind_path + ": the endpoint ports cannot hold one node: " + capacity_text);
+  if (capacity > INT_MAX) c.fail(kind_path, kind_path + ": more nodes than an int holds: " + capacity_text);
+  topo.at_least("nodes", 1);
+  if (topo.has("nodes") && topo.integer("nodes") > capacity)
+    topo.fail("nodes",
+              "machine.topology.nodes = " + str(topo.integer("nodes")) +
+                  " exceeds the nodes the endpoint ports hold: " + capacity_text,
+              {"machine.topology.nodes"});
+}
+
+void check_node(const MessageCheck& n) {
+  n.at_least("sockets", 1, Need::Required);
+  n.at_least("cores_per_socket", 1, Need::Required);
+  n.at_least("gpus_per_socket", 0);
+  n.at_least("nics_per_socket", 1, Need::Required);
+  n.positive("nic_bandwidth_bytes_per_s", Need::Required);
+  n.non_negative("nic_latency_s");
+  if (n.integer("gpus_per_socket") > 0)
+    n.required("pcie_bandwidth_bytes_per_s",
+               "with GPUs (gpus_per_socket = " + str(n.integer("gpus_per_socket")) + ")");
+  n.positive("pcie_bandwidth_bytes_per_s");
+  n.non_negative("pcie_latency_s");
+  if (n.integer("sockets") > 1)
+    n.required("upi_bandwidth_bytes_per_s", "with sockets > 1 (sockets = " + str(n.integer("sockets")) + ")");
+  n.positive("upi_bandwidth_bytes_per_s");
+  n.non_negative("upi_latency_s");
+  n.positive("shm_bandwidth_bytes_per_s", Need::Required);
+  n.non_negative("shm_latency_s");
+  n.at_least("copy_engines", 1);
+  n.positive("gpu_memory_bytes");
+  n.positive("memory_bandwidth_bytes_per_s");
+}
+
+/// Every record name the kernel models can ask for ("gpu.gemm.fp64", ...),
+/// generated by models::kernel_record_name so the list lives in one place.
+const std::set<std::string>& known_kernel_records() {
+  static const std::set<std::string> names = [] {
+    std::set<std::string> out;
+    const pb::EnumDescriptor* kernels = traces::Kernel_descriptor();
+    const pb::EnumDescriptor* resources = traces::Resource_descriptor();
+    const pb::EnumDescriptor* precisions = traces::Precision_descriptor();
+    for (int k = 0; k < kernels->value_count(); ++k)
+      for (int r = 0; r < resources->value_count(); ++r)
+        for (int p = 0; p < precisions->value_count(); ++p)
+          out.insert(models::kernel_record_name(
+              {static_cast<traces::Kernel>(kernels->value(k)->number()),
+               static_cast<traces::Resource>(resources->value(r)->number()),
+               static_cast<traces::Precision>(precisions->value(p)->number()), 0, 0, 0}));
+    return out;
+  }();
+  return names;
+}
+
+/// `prefix` is the calibration's path in its source ("machine.kernels." or "").
+void check_kernels(const Checker& c, const models::KernelCalibration& cal, const std::string& prefix) {
+  const MessageCheck top(c, cal, prefix.empty() ? "" : prefix.substr(0, prefix.size() - 1));
+  top.non_negative("rms_relative_residual");
+  std::map<std::string, int> seen;
+  for (int i = 0; i < cal.kernels_size(); ++i) {
+    const models::KernelParams& k = cal.kernels(i);
+    const MessageCheck r(c, k, prefix + "kernels[" + std::to_string(i) + "]");
+    r.required("name");
+    if (known_kernel_records().count(k.name()) == 0) {
+      std::string known;
+      for (const std::string& name : known_kernel_records())
+        known += (known.empty() ? "" : ", ") + name;
+      r.fail("name", r.path("name") + " \"" + k.name() + "\" is not a kernel record name; expected " +
+                         "<cpu|gpu>.<kernel>.<precision>, one of: " + known);
+    }
+    if (const auto [it, inserted] = seen.emplace(k.name(), i); !inserted)
+      r.fail("name",
+             r.path("name") + " \"" + k.name() + "\" repeats kernels[" + std::to_string(it->second) + "]");
+    r.positive("peak_flops_per_s");
+    r.in_range("max_efficiency", 0.0, false, 1.0, true);
+    r.non_negative("half_efficiency_size");
+    r.non_negative("launch_overhead_s");
+    r.positive("memory_bandwidth_bytes_per_s");
+    r.non_negative("fitted_min_size");
+    r.non_negative("fitted_max_size");
+    // The kernel model owns which fields a kernel kind needs (compute-bound:
+    // peak and max_efficiency; memory-bound: memory bandwidth).
+    try {
+      models::KernelModels::validate(k, r.path());
+    } catch (const std::invalid_argument& e) {
+      c.fail(r.path(), e.what());
+    }
+  }
+}
+
+/// `prefix` is the parameters' path in their source ("machine.protocol." or "").
+void check_protocol(const Checker& c, const models::ProtocolParams& proto, const std::string& prefix) {
+  const std::string path = prefix.empty() ? "" : prefix.substr(0, prefix.size() - 1);
+  const MessageCheck p(c, proto, path);
+  p.non_negative("send_overhead_s");
+  p.non_negative("recv_overhead_s");
+  p.non_negative("send_overhead_per_byte_s");
+  p.non_negative("recv_overhead_per_byte_s");
+  p.non_negative("hop_latency_s");
+  p.at_least("eager_threshold_bytes", 0);
+  p.non_negative("rendezvous_extra_latency_s");
+  p.positive("reference_path_latency_s");
+  p.positive("reference_path_bandwidth_bytes_per_s");
+  for (int i = 0; i < proto.segments_size(); ++i) {
+    const MessageCheck s(c, proto.segments(i), prefix + "segments[" + std::to_string(i) + "]");
+    s.at_least("min_bytes", 0, Need::Required);
+    if (i == 0 && proto.segments(0).min_bytes() != 0)
+      s.fail("min_bytes",
+             s.path("min_bytes") + " must be 0 for the first segment, got " +
+                 str(proto.segments(0).min_bytes()),
+             {s.path("min_bytes")});
+    if (i > 0 && proto.segments(i).min_bytes() <= proto.segments(i - 1).min_bytes())
+      s.fail("min_bytes", s.path("min_bytes") + " = " + str(proto.segments(i).min_bytes()) +
+                              " must exceed the previous segment's min_bytes = " +
+                              str(proto.segments(i - 1).min_bytes()) + " (segments in increasing size)");
+    s.non_negative("latency_factor");
+    s.positive("bandwidth_factor");
+  }
+  // The protocol model is the final authority on its parameters.
+  try {
+    models::ProtocolModel model(proto);
+  } catch (const std::invalid_argument& e) {
+    c.fail(path, prefix.empty() ? std::string(e.what()) : std::string("machine.") + e.what());
+  }
+}
+
+void check_variability(const Checker& c, const models::VariabilityParams& var, const std::string& base_dir) {
+  const MessageCheck v(c, var, "machine.variability");
+  v.non_negative("node_rate_cv");
+  v.non_negative("gpu_rate_cv");
+  v.non_negative("kernel_jitter_cv");
+  v.in_range("degraded_fraction", 0.0, true, 1.0, true);
+  if (var.degraded_fraction() > 0.0)
+    v.required("degraded_rate_factor", "with degraded_fraction > 0 (degraded_fraction = " +
+                                           format_number(var.degraded_fraction()) + ")");
+  v.in_range("degraded_rate_factor", 0.0, false, 1.0, true);
+  if (v.has("node_rates_file")) {
+    if (var.node_rate_cv() > 0.0 || var.degraded_fraction() > 0.0)
+      v.fail("node_rates_file",
+             v.path("node_rates_file") + " excludes node_rate_cv and degraded_fraction (the measured factors "
+                                         "already contain both)",
+             {v.path("node_rates_file"), v.path("node_rate_cv"), v.path("degraded_fraction")});
+    const std::filesystem::path file =
+        (std::filesystem::path(base_dir) / var.node_rates_file()).lexically_normal();
+    if (!std::ifstream(file))
+      v.fail("node_rates_file", v.path("node_rates_file") + ": cannot open \"" + file.string() + "\"");
+  }
+}
+
+void check_hpl(const MessageCheck& h) {
+  h.at_least("nbmin", 1);
+  h.at_least("ndiv", 2);
+  h.at_least("swap_threshold", 0);
+}
+
+void check_mxp(const MessageCheck& m) {
+  m.at_least("gpus_per_rank", 1);
+  // HPL-MxP caps iterative refinement at 50 iterations (reference
+  // implementation, see REFERENCE.md "HPL algorithm"); more cannot happen.
+  m.in_range("refinement_iterations", 1, true, 50, true);
+}
+
+void check_workload(const Checker& c, const Workload& wl) {
+  const MessageCheck w(c, wl, "workload");
+  w.at_least("nodes", 1, Need::Required);
+  w.at_least("ranks_per_node", 1, Need::Required);
+  w.at_least("n", 1, Need::Required);
+  w.at_least("nb", 1, Need::Required);
+  w.at_least("p", 1, Need::Required);
+  w.at_least("q", 1, Need::Required);
+  if (wl.n() < wl.nb())
+    c.fail("workload.nb", "workload: n = " + str(wl.n()) + " must be >= nb = " + str(wl.nb()),
+           {"workload.n", "workload.nb"});
+  if (wl.has_depth() && wl.depth() != 0 && wl.depth() != 1)
+    w.fail("depth", "workload.depth must be 0 or 1, got " + str(wl.depth()), {"workload.depth"});
+  const Int pq = Int{wl.p()} * wl.q();
+  const Int ranks = Int{wl.nodes()} * wl.ranks_per_node();
+  if (pq != ranks)
+    c.fail("workload",
+           "workload: p*q = " + str(pq) + " must equal nodes*ranks_per_node = " + str(ranks) +
+               " (p = " + str(wl.p()) + ", q = " + str(wl.q()) + ", nodes = " + str(wl.nodes()) +
+               ", ranks_per_node = " + str(wl.ranks_per_node()) + ")",
+           {"workload.p", "workload.q", "workload.nodes", "workload.ranks_per_node"});
+  const std::string benchmark = Workload::Benchmark_Name(wl.benchmark());
+  if (wl.has_hpl() && wl.benchmark() != Workload::HPL)
+    c.fail("workload.hpl", "workload.hpl is only valid with benchmark HPL, got " + benchmark,
+           {"workload.benchmark"});
+  if (wl.has_mxp() && wl.benchmark() != Workload::HPL_MXP)
+    c.fail("workload.mxp", "workload.mxp is only valid with benchmark HPL_MXP, got " + benchmark,
+           {"workload.benchmark"});
+  check_hpl(MessageCheck(c, wl.hpl(), "workload.hpl"));
+  check_mxp(MessageCheck(c, wl.mxp(), "workload.mxp"));
+}
+
+/// Combinations across machine and workload, on the resolved values (defaults filled).
+void check_fit(const Checker& c, const ResolvedScenario& r, const Scenario& s) {
+  const NodeConfig& node = r.machine.node;
+  const WorkloadConfig& w = r.workload;
+  const TopologyConfig& t = r.machine.topology;
+  if (w.nodes > t.nodes)
+    c.fail("workload.nodes",
+           "workload.nodes = " + str(w.nodes) + " exceeds the machine's nodes = " + str(t.nodes) +
+               (s.machine().topology().has_nodes() ? " (machine.topology.nodes)"
+                                                   : " (the topology's endpoint ports / NICs per node)"),
+           {"workload.nodes", "machine.topology.nodes"});
+  if (w.ranks_per_node > node.cores_per_node())
+    c.fail("workload.ranks_per_node",
+           "workload.ranks_per_node = " + str(w.ranks_per_node) +
+               " exceeds the node's cores: sockets*cores_per_socket = " + str(node.sockets) + "*" +
+               str(node.cores_per_socket) + " = " + str(node.cores_per_node()),
+           {"workload.ranks_per_node", "machine.node.sockets", "machine.node.cores_per_socket"});
+  if (node.gpus_per_node() > 0 && Int{w.ranks_per_node} * w.gpus_per_rank() > node.gpus_per_node())
+    c.fail("workload.ranks_per_node",
+           "workload: ranks_per_node*gpus_per_rank = " + str(w.ranks_per_node) + "*" +
+               str(w.gpus_per_rank()) + " = " + str(Int{w.ranks_per_node} * w.gpus_per_rank()) +
+               " exceeds the node's GPUs: sockets*gpus_per_socket = " + str(node.sockets) + "*" +
+               str(node.gpus_per_socket) + " = " + str(node.gpus_per_node()),
+           {"workload.ranks_per_node", "workload.mxp.gpus_per_rank", "machine.node.sockets",
+            "machine.node.gpus_per_socket"});
+  if (node.gpus_per_node() == 0 && r.workload.benchmark == Benchmark::HplMxp && w.mxp.gpus_per_rank > 1)
+    c.fail("workload.mxp.gpus_per_rank",
+           "workload.mxp.gpus_per_rank = " + str(w.mxp.gpus_per_rank) +
+               " needs GPUs, but machine.node.gpus_per_socket = 0",
+           {"workload.mxp.gpus_per_rank", "machine.node.gpus_per_socket"});
+  if (r.machine.placement.affinity == Affinity::Misplaced && node.sockets < 2)
+    c.fail("machine.placement.affinity",
+           "machine.placement.affinity = MISPLACED needs machine.node.sockets >= 2, got " + str(node.sockets),
+           {"machine.placement.affinity", "machine.node.sockets"});
+  const models::KernelCalibration& kernels = r.machine.kernels;
+  if (kernels.has_amx() && kernels.amx() != node.amx)
+    c.fail(
+        "machine.node.amx",
+        std::string("machine.node.amx = ") + (node.amx ? "true" : "false") +
+            (s.machine().node().has_amx() ? "" : " (default)") +
+            " does not match the kernel calibration's amx = " + (kernels.amx() ? "true" : "false") +
+            (r.machine.kernels_path.empty() ? " (machine.kernels.amx)" : " (" + r.machine.kernels_path + ")"),
+        {"machine.node.amx"});
+  // The variability model reads node_rates_file and checks it against the run's nodes.
+  try {
+    models::Variability variability(r.machine.variability, w.nodes, node.gpus_per_node(), r.options.seed,
+                                    r.base_dir);
+  } catch (const std::invalid_argument& e) {
+    c.fail("machine.variability", std::string("machine.") + e.what(),
+           {"machine.variability.node_rates_file", "workload.nodes"});
+  }
+}
+
+/// machine.kernels or machine.kernels_file into loaded.kernels, validated.
+void load_kernels(const Checker& c, LoadedScenario& loaded) {
+  const Machine& m = loaded.scenario.machine();
+  if (m.has_kernels() && m.has_kernels_file())
+    c.fail("machine.kernels_file", "machine.kernels and machine.kernels_file are exclusive; give one",
+           {"machine.kernels", "machine.kernels_file"});
+  if (m.has_kernels()) {
+    check_kernels(c, m.kernels(), "machine.kernels.");
+    loaded.kernels = m.kernels();
+    return;
+  }
+  if (!m.has_kernels_file()) return;
+  if (m.kernels_file().empty()) c.fail("machine.kernels_file", "machine.kernels_file must not be empty");
+  const std::string file =
+      (std::filesystem::path(loaded.base_dir) / m.kernels_file()).lexically_normal().string();
+  std::ifstream in(file, std::ios::binary);
+  if (!in)
+    c.fail("machine.kernels_file",
+           "machine.kernels_file: cannot open \"" + file + "\": " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  pb::TextFormat::ParseInfoTree tree;
+  parse_textproto(text.str(), file, loaded.kernels, tree);
+  check_kernels(Checker(SourceMap{file, models::KernelCalibration::descriptor(), &tree}, nullptr),
+                loaded.kernels, "");
+  loaded.kernels_path = file;
+}
+
+/// machine.protocol or machine.protocol_file into loaded.protocol, validated.
+void load_protocol(const Checker& c, LoadedScenario& loaded) {
+  const Machine& m = loaded.scenario.machine();
+  if (m.has_protocol() && m.has_protocol_file())
+    c.fail("machine.protocol_file", "machine.protocol and machine.protocol_file are exclusive; give one",
+           {"machine.protocol", "machine.protocol_file"});
+  if (!m.has_protocol_file()) {
+    check_protocol(c, m.protocol(), "machine.protocol.");
+    loaded.protocol = m.protocol();
+    return;
+  }
+  if (m.protocol_file().empty()) c.fail("machine.protocol_file", "machine.protocol_file must not be empty");
+  const std::string file =
+      (std::filesystem::path(loaded.base_dir) / m.protocol_file()).lexically_normal().string();
+  std::ifstream in(file, std::ios::binary);
+  if (!in)
+    c.fail("machine.protocol_file",
+           "machine.protocol_file: cannot open \"" + file + "\": " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  pb::TextFormat::ParseInfoTree tree;
+  parse_textproto(text.str(), file, loaded.protocol, tree);
+  check_protocol(Checker(SourceMap{file, models::ProtocolParams::descriptor(), &tree}, nullptr),
+                 loaded.protocol, "");
+  loaded.protocol_path = file;
+}
+
+} // namespace
+
+void validate_scenario(LoadedScenario& loaded, const pb::TextFormat::ParseInfoTree& tree,
+                       const OverrideLog& overrides) {
+  const Checker c(SourceMap{loaded.path, Scenario::descriptor(), &tree}, &overrides);
+  const Scenario& s = loaded.scenario;
+  const MessageCheck top(c, s, "");
+  top.required("machine");
+  top.required("workload");
+  const Machine& m = s.machine();
+  const MessageCheck machine(c, m, "machine");
+  machine.required("topology");
+  machine.required("node");
+  const MessageCheck node(c, m.node(), "machine.node");
+  check_node(node);
+  check_topology(c, m.topology(), node);
+  load_kernels(c, loaded);
+  load_protocol(c, loaded);
+  check_variability(c, m.variability(), loaded.base_dir);
+  check_workload(c, s.workload());
+  const MessageCheck wl(c, s.workload(), "workload");
+  wl.at_least("panel_threads", 1);
+  const MessageCheck nd(c, s.machine().node(), "machine.node");
+  nd.in_range("panel_serial_fraction", 0.0, true, 1.0, true);
+  const MessageCheck placement(c, s.machine().placement(), "machine.placement");
+  placement.non_negative("gpu_aware_overhead_s");
+  placement.positive("gpu_aware_bandwidth_bytes_per_s");
+  const MessageCheck fast(c, s.options().fast(), "options.fast");
+  fast.at_least("fold_nodes", 1);
+  fast.at_least("fold_above_ranks", 1);
+  fast.at_least("warmup_steps", 0);
+  fast.at_least("measured_steps", 1);
+  fast.at_least("initial_windows", 0);
+  fast.in_range("tolerance", 0.0, false, 1.0, false);
+  fast.at_least("max_windows", 1);
+  fast.at_least("pivot_group", 1);
+  fast.at_least("swap_roll_group", 1);
+  fast.at_least("workers", 0);
+  if (const std::int64_t g = fast.integer("swap_roll_group");
+      fast.has("swap_roll_group") && g > 1 && g % 2 != 0)
+    fast.fail("swap_roll_group",
+              fast.path("swap_roll_group") + " must be 1 or even, got " + std::to_string(g));
+  const ResolvedScenario resolved = resolve(loaded);
+  if (fast.has("panel_collective") && s.options().fast().panel_collective() &&
+      resolved.machine.node.gpus_per_node() == 0)
+    fast.fail("panel_collective", fast.path("panel_collective") +
+                                      " needs GPUs (the panel's CPU core must be free of the updates)");
+  check_fit(c, resolved, s);
+}
+
+} // namespace hplsim::sim::detail

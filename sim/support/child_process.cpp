@@ -1,0 +1,124 @@
+#include "sim/support/child_process.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <sched.h>
+#include <stdexcept>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <utility>
+#include <vector>
+
+namespace hplsim::sim {
+
+namespace {
+
+bool write_all(int fd, const std::string& bytes) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+} // namespace
+
+ChildProcess::ChildProcess(const std::function<std::string()>& work) {
+  int fds[2];
+  if (::pipe(fds) != 0) throw std::runtime_error(std::string("fast mode: pipe: ") + std::strerror(errno));
+  std::fflush(nullptr); // nothing buffered is written twice
+  const pid_t parent = ::getpid();
+  pid_ = ::fork();
+  if (pid_ < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    throw std::runtime_error(std::string("fast mode: fork: ") + std::strerror(errno));
+  }
+  if (pid_ == 0) {
+    ::close(fds[0]);
+    // A window dies with the simulator: a killed run leaves no process
+    // simulating on (the check closes the race with a parent gone already).
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(4);
+    // The answer's first byte says how `work` ended: 0 returned, 1 threw.
+    std::string answer(1, '\0');
+    try {
+      answer += work();
+    } catch (const std::exception& e) {
+      answer.assign(1, '\1');
+      answer += e.what();
+    }
+    const bool sent = write_all(fds[1], answer);
+    ::_exit(sent ? 0 : 3); // no destructors: the engine is the parent's copy
+  }
+  ::close(fds[1]);
+  fd_ = fds[0];
+}
+
+ChildProcess::ChildProcess(ChildProcess&& o) noexcept
+    : pid_(std::exchange(o.pid_, -1)), fd_(std::exchange(o.fd_, -1)), bytes_(std::move(o.bytes_)) {}
+
+ChildProcess& ChildProcess::operator=(ChildProcess&& o) noexcept {
+  std::swap(pid_, o.pid_);
+  std::swap(fd_, o.fd_);
+  std::swap(bytes_, o.bytes_);
+  return *this;
+}
+
+ChildProcess::~ChildProcess() {
+  if (fd_ >= 0) ::close(fd_);
+  if (pid_ > 0) {
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+  }
+}
+
+bool ChildProcess::read_some() {
+  std::vector<char> buf(1 << 16); // not on the calling actor's small stack
+  const ssize_t n = ::read(fd_, buf.data(), buf.size());
+  if (n > 0) {
+    bytes_.append(buf.data(), static_cast<std::size_t>(n));
+    return false;
+  }
+  return n == 0 || errno != EINTR;
+}
+
+std::string ChildProcess::answer() {
+  std::string bytes = std::move(bytes_);
+  ::close(std::exchange(fd_, -1));
+  int status = 0;
+  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  pid_ = -1;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || bytes.empty())
+    throw std::runtime_error("fast mode: the process simulating a window " +
+                             (WIFSIGNALED(status)
+                                  ? "was killed by signal " + std::to_string(WTERMSIG(status))
+                                  : "exited with status " + std::to_string(WEXITSTATUS(status))));
+  if (bytes[0] != '\0') throw std::runtime_error(bytes.substr(1));
+  return bytes.substr(1);
+}
+
+double peak_rss_bytes(int who) {
+  rusage usage{};
+  getrusage(who, &usage);
+  return static_cast<double>(usage.ru_maxrss) * 1024.0; // Linux reports KiB
+}
+
+int window_workers(int option) {
+  if (option > 0) return option;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  const int cpus = ::sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+  return std::clamp(cpus, 1, 8);
+}
+
+} // namespace hplsim::sim

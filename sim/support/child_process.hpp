@@ -1,0 +1,46 @@
+#pragma once
+// Fast mode's window processes (README, "Fast mode", point 10): a window runs
+// in a fork of the whole simulator (SimGrid's engine included: it allows one
+// engine per process), which sends its answer back through a pipe.
+#include <functional>
+#include <string>
+#include <sys/resource.h> // RUSAGE_SELF, RUSAGE_CHILDREN for peak_rss_bytes
+#include <sys/types.h>
+
+namespace hplsim::sim {
+
+/// A forked process running `work` and sending back the string it returns.
+/// The answer is read to its end before the process is reaped, so a long
+/// answer cannot block it; a process not waited for is killed and reaped.
+class ChildProcess {
+public:
+  explicit ChildProcess(const std::function<std::string()>& work);
+  ChildProcess(ChildProcess&& o) noexcept;
+  ChildProcess& operator=(ChildProcess&& o) noexcept;
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+  ~ChildProcess();
+
+  /// The pipe the answer comes through (for poll).
+  int fd() const { return fd_; }
+  /// Reads what the pipe holds; true once the answer is complete (end of file).
+  bool read_some();
+  /// The answer once read_some() said it is complete. Throws std::runtime_error
+  /// with what `work` threw, or saying how the process died.
+  std::string answer();
+
+private:
+  pid_t pid_ = -1;
+  int fd_ = -1;
+  std::string bytes_;
+};
+
+/// Peak RSS in bytes of this process (RUSAGE_SELF) or of its largest reaped
+/// child (RUSAGE_CHILDREN: the window processes).
+double peak_rss_bytes(int who);
+
+/// Window processes to run at once: `option` when > 0, else the CPUs this
+/// process may run on, at most 8 (each holds a copy of a window's state).
+int window_workers(int option);
+
+} // namespace hplsim::sim
