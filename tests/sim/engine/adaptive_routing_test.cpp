@@ -2,7 +2,7 @@
 // flows that would share a minimal global link take an idle non-minimal path.
 #include <gtest/gtest.h>
 
-#include "tests/sim/one_step.hpp"
+#include "tests/sim/engine/one_step.hpp"
 #include "topologies/dragonfly.hpp"
 
 namespace hplsim::sim {

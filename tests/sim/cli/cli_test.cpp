@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/sim/cli_runner.hpp"
+#include "tests/sim/cli/cli_runner.hpp"
 
 namespace hplsim::sim::testing {
 namespace {

@@ -2,7 +2,7 @@
 // plain mean when every rank is simulated, the two strata of a folded window.
 #include <gtest/gtest.h>
 
-#include "sim/rank_mean.hpp"
+#include "sim/engine/rank_mean.hpp"
 
 namespace hplsim::sim {
 namespace {

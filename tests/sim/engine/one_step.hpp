@@ -4,10 +4,10 @@
 #include <vector>
 
 #include "models/kernel_model.hpp"
-#include "sim/platform.hpp"
-#include "sim/replay.hpp"
-#include "sim/simulation.hpp"
-#include "tests/sim/isolated.hpp"
+#include "sim/engine/platform.hpp"
+#include "sim/engine/replay.hpp"
+#include "sim/engine/engine_setup.hpp"
+#include "tests/sim/engine/isolated.hpp"
 
 namespace hplsim::sim {
 
@@ -37,7 +37,7 @@ inline ReplayOptions one_step_options() {
 
 /// Makespan of step 0 of `programs` (rank r on node r of `topology`: one rank
 /// per node, one socket, one NIC, a 1 x R grid, no kernels), simulated in a
-/// forked child (tests/sim/isolated.hpp).
+/// forked child (tests/sim/engine/isolated.hpp).
 inline double one_rank_per_node_makespan(const topo::Topology& topology, topo::Routing routing,
                                          const std::vector<std::vector<traces::Op>>& programs) {
   return run_isolated([&]() {

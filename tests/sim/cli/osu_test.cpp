@@ -17,7 +17,7 @@
 
 #include "models/calibration_io.hpp"
 #include "models/osu_output.hpp"
-#include "tests/sim/cli_runner.hpp"
+#include "tests/sim/cli/cli_runner.hpp"
 
 namespace hplsim::sim::testing {
 namespace {

@@ -1,4 +1,4 @@
-// Fast mode's window processes (sim/window_process.hpp): what comes back
+// Fast mode's window processes (sim/support/child_process.hpp): what comes back
 // through the pipe, and how a window's failure reaches the parent.
 #include <gtest/gtest.h>
 

@@ -7,8 +7,8 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/scenario_defaults.hpp"
-#include "sim/scenario_loader.hpp"
+#include "sim/scenario/scenario_defaults.hpp"
+#include "sim/scenario/scenario_loader.hpp"
 
 namespace hplsim::sim {
 namespace {

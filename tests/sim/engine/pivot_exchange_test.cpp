@@ -2,8 +2,8 @@
 // same exchange sent message by message (reference mode's schedule).
 #include <gtest/gtest.h>
 
-#include "sim/pivot_exchange.hpp"
-#include "tests/sim/one_step.hpp"
+#include "sim/engine/pivot_exchange.hpp"
+#include "tests/sim/engine/one_step.hpp"
 #include "topologies/fat_tree.hpp"
 #include "traces/comm_pattern.hpp"
 #include "traces/hpl_pfact.hpp"

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "sim/step_curve.hpp"
+#include "sim/fast/step_curve.hpp"
 
 namespace hplsim::sim {
 namespace {

@@ -6,11 +6,11 @@
 #include <functional>
 
 #include "models/kernel_model.hpp"
-#include "sim/platform.hpp"
-#include "sim/replay.hpp"
-#include "sim/simulation.hpp"
-#include "tests/sim/isolated.hpp"
-#include "tests/sim/one_step.hpp"
+#include "sim/engine/platform.hpp"
+#include "sim/engine/replay.hpp"
+#include "sim/run/simulate.hpp"
+#include "tests/sim/engine/isolated.hpp"
+#include "tests/sim/engine/one_step.hpp"
 #include "topologies/fat_tree.hpp"
 
 namespace hplsim::sim {
@@ -126,7 +126,7 @@ std::vector<double> run_programs(int ranks_per_node, int gpus_per_rank,
     auto engine = create_engine();
     ReplayOptions options = one_step_options();
     if (tweak_options) tweak_options(options);
-    allow_flow_rate_caps(options);
+    allow_flow_rate_caps(options.device_message_rate_bytes_per_s);
     const topo::FatTreeTopology tree(tiny_tree());
     PlatformSpec spec = tiny_spec(tree, ranks_per_node, gpus_per_rank);
     if (tweak) tweak(spec);

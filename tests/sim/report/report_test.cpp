@@ -8,8 +8,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "sim/plot_svg.hpp"
-#include "sim/report.hpp"
+#include "sim/report/plot_svg.hpp"
+#include "sim/report/report.hpp"
 
 namespace hplsim::sim {
 namespace {

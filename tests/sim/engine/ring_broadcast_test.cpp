@@ -3,7 +3,7 @@
 // pipeline's time, (chunks + hops - 1) chunk times (traces/comm_pattern.hpp).
 #include <gtest/gtest.h>
 
-#include "tests/sim/one_step.hpp"
+#include "tests/sim/engine/one_step.hpp"
 #include "topologies/dragonfly.hpp"
 #include "traces/comm_pattern.hpp"
 #include "traces/program_builder.hpp"
