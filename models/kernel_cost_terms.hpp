@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "models/kernel_model.hpp"
+#include "models/kernel_shape.hpp"
 
 namespace hplsim::models {
 

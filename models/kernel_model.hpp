@@ -15,24 +15,10 @@
 #include <vector>
 
 #include "models/calibration.pb.h"
+#include "models/kernel_shape.hpp"
 #include "traces/schedule.pb.h"
 
 namespace hplsim::models {
-
-struct KernelShape {
-  traces::Kernel kernel;
-  traces::Resource resource;
-  traces::Precision precision;
-  std::int64_t m;
-  std::int64_t n;
-  std::int64_t k;
-};
-
-/// Useful floating-point operations of a kernel call (the flops HPL counts).
-double kernel_flops(const KernelShape& shape);
-
-/// The parameter-record name a shape is priced with, e.g. "gpu.gemm.fp64".
-std::string kernel_record_name(const KernelShape& shape);
 
 /// Speed-up of a CPU kernel run on `threads` threads with serial fraction
 /// `serial_fraction` (Amdahl, AFIPS 1967): 1 / (f + (1 - f) / threads).

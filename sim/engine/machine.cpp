@@ -28,6 +28,15 @@ BuiltMachine build_machine(const ResolvedScenario& sc, const std::function<void(
   return m;
 }
 
+void run_controller(BuiltMachine& machine, const std::string& name, const std::function<void()>& body) {
+  simgrid::s4u::Actor::create(name, machine.platform->cpu(0), body);
+  machine.engine->run();
+}
+
+double simulated_clock_s() {
+  return simgrid::s4u::Engine::get_clock();
+}
+
 PlatformSpec make_platform_spec(const ResolvedScenario& sc, const topo::Topology& topology,
                                 const models::Variability& variability) {
   const auto& node = sc.machine.node;

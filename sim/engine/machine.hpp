@@ -5,6 +5,7 @@
 // (the platform before the engine that owns its zone).
 #include <functional>
 #include <memory>
+#include <string>
 
 #include <simgrid/s4u.hpp>
 
@@ -31,6 +32,13 @@ struct BuiltMachine {
 /// protocol. `adjust` may edit the platform description before it is built
 /// (the OSU benchmarks place two ranks on chosen nodes). Call once per process.
 BuiltMachine build_machine(const ResolvedScenario& scenario, const std::function<void(PlatformSpec&)>& adjust = {});
+
+/// Runs `body` in an actor of its own on rank 0's CPU host until the
+/// simulation ends (fast mode's controller, which forks its windows from inside).
+void run_controller(BuiltMachine& machine, const std::string& name, const std::function<void()>& body);
+
+/// The simulated clock.
+double simulated_clock_s();
 
 /// The platform description of a scenario (all nodes mapped 1:1 to topology
 /// nodes). `variability` must outlive the platform (the rate factors read it).

@@ -1,6 +1,7 @@
 #include "sim/engine/replay.hpp"
 
 #include "models/random_streams.hpp"
+#include "sim/engine/pending_ops.hpp"
 #include "sim/engine/phase_accounts.hpp"
 #include "sim/engine/pivot_exchange.hpp"
 #include "sim/engine/rank_mean.hpp"
@@ -92,25 +93,13 @@ public:
       close_steps(pos);
       if (rank_ == first_active_rank() && st_.options.progress) st_.options.progress(double(pos + 1) / total);
     }
-    while (!pending_.empty())
-      finish(pending_.size() - 1);
+    pending_.finish_all();
     close_steps(std::numeric_limits<std::size_t>::max());
     st_.makespan_s = std::max(st_.makespan_s, sg4::Engine::get_clock());
     ++st_.finished;
   }
 
 private:
-  enum class Kind { Exec, Comm, Copy };
-  struct Pending {
-    std::uint32_t tag;
-    sg4::ActivityPtr activity;
-    std::size_t pos;
-    int phase;
-    double start_s;
-    Kind kind;
-    double extra_s = 0.0;      // latency of the further messages an aggregated receive stands for
-    double not_before_s = 0.0; // a phantom device message's capped completion (phantom_transfer)
-  };
   int first_active_rank() const {
     if (!st_.options.active_ranks) return 0;
     const auto& a = *st_.options.active_ranks;
@@ -133,7 +122,7 @@ private:
     accounts_.close(
         current,
         [this](std::size_t pos) {
-          return std::any_of(pending_.begin(), pending_.end(), [pos](const Pending& p) { return p.pos == pos; });
+          return pending_.busy(pos);
         },
         [this](std::size_t pos, const RankPhases& phase_s) {
           StepRecord& rec = st_.records[pos];
@@ -148,47 +137,6 @@ private:
     RankMean& m = st_.step_means[pos];
     m.add(rank_phase_s);
     if (m.simulated() == st_.active) st_.records[pos].mean_phase_s = m.mean(st_.platform.ranks());
-  }
-
-  void finish(std::size_t i) {
-    Pending p = std::move(pending_[i]);
-    pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(i));
-    p.activity->wait();
-    hold_until(p.not_before_s);
-    if (p.extra_s > 0.0) {
-      sg4::this_actor::sleep_for(p.extra_s);
-      accounts_.add(p.pos, p.phase, sg4::Engine::get_clock() - p.extra_s, sg4::Engine::get_clock());
-    }
-    // The op's own duration: from its launch to the activity's end (or its
-    // capped completion), which may be earlier than now when the program waits
-    // for it late.
-    const double finish_s =
-        p.activity->get_finish_time() >= 0 ? p.activity->get_finish_time() : sg4::Engine::get_clock();
-    const double end_s = std::min(sg4::Engine::get_clock(), std::max(finish_s, p.not_before_s));
-    accounts_.add(p.pos, p.phase, p.start_s, end_s);
-  }
-  // Waits for every pending op of a kind (copy/kernel serialisation when copies
-  // may not overlap kernels); their tags are remembered as already done.
-  void wait_kind(Kind kind) {
-    for (std::size_t i = pending_.size(); i-- > 0;)
-      if (pending_[i].kind == kind) {
-        done_tags_.push_back(pending_[i].tag);
-        finish(i);
-      }
-  }
-  void wait_tag(std::uint32_t tag) {
-    if (auto it = std::find(done_tags_.begin(), done_tags_.end(), tag); it != done_tags_.end()) {
-      done_tags_.erase(it);
-      return;
-    }
-    for (std::size_t i = 0; i < pending_.size(); ++i)
-      if (pending_[i].tag == tag) return finish(i);
-    throw std::runtime_error("schedule: rank " + std::to_string(rank_) + " waits for unknown tag " +
-                             std::to_string(tag));
-  }
-  void launch(std::uint32_t tag, sg4::ActivityPtr activity, std::size_t pos, int phase, double t0,
-              Kind kind) {
-    pending_.push_back({tag, std::move(activity), pos, phase, t0, kind});
   }
 
   double jitter() {
@@ -215,7 +163,7 @@ private:
     case traces::Op::kCopy:
       return copy(op.copy(), pos, t0);
     case traces::Op::kWait:
-      return wait_tag(op.wait().async_tag());
+      return pending_.wait_tag(op.wait().async_tag());
     case traces::Op::kExchange:
       return exchange(op.exchange(), pos, t0);
     case traces::Op::KIND_NOT_SET:
@@ -232,7 +180,7 @@ private:
       exchange_seq_ = 0;
     }
     const std::vector<double>* segments = x.has_panel() ? &panel_segments(x) : nullptr;
-    hold_until(st_.exchanges->meet(rank_, x, pos, exchange_seq_++, segments));
+    PendingOps::hold_until(st_.exchanges->meet(rank_, x, pos, exchange_seq_++, segments));
     accounts_.add(pos, phase_index(x.phase()), t0, sg4::Engine::get_clock());
   }
 
@@ -282,17 +230,17 @@ private:
       if (!st_.platform.has_gpus())
         throw std::runtime_error("schedule: GPU kernel on a machine without GPUs (rank " +
                                  std::to_string(rank_) + ")");
-      if (!st_.options.copy_overlap) wait_kind(Kind::Copy);
+      if (!st_.options.copy_overlap) pending_.wait_kind(OpKind::Copy);
       sg4::ExecPtr exec = sg4::Exec::init();
       exec->set_flops_amount(amount);
       exec->set_host(st_.platform.gpu(rank_, c.has_device() ? c.device() : 0));
       exec->start();
-      if (c.has_async_tag()) return launch(c.async_tag(), exec, pos, phase, t0, Kind::Exec);
+      if (c.has_async_tag()) return pending_.launch(c.async_tag(), exec, pos, phase, t0, OpKind::Exec);
       exec->wait();
     } else {
       if (c.has_async_tag()) {
         sg4::ExecPtr exec = sg4::this_actor::exec_async(amount);
-        return launch(c.async_tag(), exec, pos, phase, t0, Kind::Exec);
+        return pending_.launch(c.async_tag(), exec, pos, phase, t0, OpKind::Exec);
       }
       sg4::this_actor::execute(amount);
     }
@@ -325,17 +273,13 @@ private:
     sg4::CommPtr comm = sg4::Comm::sendto_async(st_.platform.cpu(from), st_.platform.cpu(to),
                                                 static_cast<std::uint64_t>(bytes));
     if (tag != 0) {
-      launch(tag, comm, pos, phase, t0, Kind::Comm);
-      pending_.back().not_before_s = not_before_s;
+      pending_.launch(tag, comm, pos, phase, t0, OpKind::Comm);
+      pending_.set_last_not_before_s(not_before_s);
       return;
     }
     comm->wait();
-    hold_until(not_before_s);
+    PendingOps::hold_until(not_before_s);
     accounts_.add(pos, phase, t0, sg4::Engine::get_clock());
-  }
-
-  static void hold_until(double time_s) {
-    if (time_s > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(time_s);
   }
 
   // GPU-aware MPI (README, "GPU-aware MPI"): a device-buffer message's extra
@@ -361,7 +305,7 @@ private:
     st_.platform.announce_flow(rank_, s.peer(), static_cast<double>(s.bytes()));
     sg4::CommPtr comm = mb->put_init(&g_payload, static_cast<std::uint64_t>(s.bytes()));
     start_comm(comm, s.device());
-    if (s.has_async_tag()) return launch(s.async_tag(), comm, pos, phase, t0, Kind::Comm);
+    if (s.has_async_tag()) return pending_.launch(s.async_tag(), comm, pos, phase, t0, OpKind::Comm);
     comm->wait();
     accounts_.add(pos, phase, t0, sg4::Engine::get_clock());
   }
@@ -378,7 +322,7 @@ private:
       sg4::Mailbox* mb = mailbox(r.peer(), rank_);
       if (r.has_async_tag()) {
         sg4::CommPtr comm = mb->get_async<int>(&recv_slot_);
-        launch(r.async_tag(), comm, pos, phase, t0, Kind::Comm);
+        pending_.launch(r.async_tag(), comm, pos, phase, t0, OpKind::Comm);
       } else {
         mb->get<int>();
         accounts_.add(pos, phase, t0, sg4::Engine::get_clock());
@@ -386,7 +330,7 @@ private:
     }
     if (extra_s <= 0.0) return;
     if (r.has_async_tag()) {
-      pending_.back().extra_s = extra_s;
+      pending_.set_last_extra_s(extra_s);
       return;
     }
     sg4::this_actor::sleep_for(extra_s);
@@ -412,18 +356,9 @@ private:
   void copy(const traces::Copy& c, std::size_t pos, double t0) {
     if (!st_.platform.has_gpus()) return; // CPU-only machine: data already in host memory
     ++st_.stats.copies;
-    if (!st_.options.copy_overlap) wait_kind(Kind::Exec);
+    if (!st_.options.copy_overlap) pending_.wait_kind(OpKind::Exec);
     // A GPU has `copy_engines` copy queues; a further copy waits for the oldest.
-    int in_flight = 0;
-    for (const auto& p : pending_)
-      in_flight += p.kind == Kind::Copy;
-    if (in_flight >= st_.options.copy_engines)
-      for (std::size_t i = 0; i < pending_.size(); ++i)
-        if (pending_[i].kind == Kind::Copy) {
-          done_tags_.push_back(pending_[i].tag);
-          finish(i);
-          break;
-        }
+    pending_.wait_for_copy_engine(st_.options.copy_engines);
     sg4::Host* gpu = st_.platform.gpu(rank_, 0);
     sg4::Host* cpu = st_.platform.cpu(rank_);
     const bool d2h = c.direction() == traces::Copy::D2H;
@@ -431,19 +366,18 @@ private:
         sg4::Comm::sendto_async(d2h ? gpu : cpu, d2h ? cpu : gpu, static_cast<std::uint64_t>(c.bytes()));
     const int phase = phase_index(c.phase());
     if (c.has_async_tag() && st_.options.copy_overlap)
-      return launch(c.async_tag(), comm, pos, phase, t0, Kind::Copy);
+      return pending_.launch(c.async_tag(), comm, pos, phase, t0, OpKind::Copy);
     comm->wait();
     accounts_.add(pos, phase, t0, sg4::Engine::get_clock());
-    if (c.has_async_tag()) done_tags_.push_back(c.async_tag());
+    if (c.has_async_tag()) pending_.mark_done(c.async_tag());
   }
 
   Replay::State& st_;
   int rank_;
   std::mt19937_64 rng_;
-  std::vector<Pending> pending_;
   PhaseAccounts accounts_;
+  PendingOps pending_{rank_, accounts_};
   std::vector<std::pair<int, sg4::Mailbox*>> out_, in_;
-  std::vector<std::uint32_t> done_tags_; // async copies run synchronously (no overlap)
   int* recv_slot_ = nullptr;
   std::vector<std::pair<int, double>> route_latency_cache_;            // peer, path latency to this rank
   std::size_t exchange_pos_ = std::numeric_limits<std::size_t>::max(); // step of the exchanges counted
@@ -494,6 +428,11 @@ std::vector<sg4::ActorPtr> Replay::start() {
                                         [st, r]() { RankRunner(*st, r)(); }));
   }
   return actors;
+}
+
+void Replay::run_to_end() {
+  for (auto& actor : start())
+    actor->join();
 }
 
 const std::vector<StepRecord>& Replay::records() const {

@@ -64,6 +64,8 @@ public:
   ~Replay();
   /// Creates the rank actors and returns them (join them to wait for the end).
   std::vector<sg4::ActorPtr> start();
+  /// From inside an actor: starts the rank actors and waits until they end.
+  void run_to_end();
   /// Per-step records (index = position in the step list) once the simulation ended.
   const std::vector<StepRecord>& records() const;
   const ReplayStats& stats() const;

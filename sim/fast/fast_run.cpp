@@ -32,7 +32,6 @@
 #include <limits>
 #include <memory>
 #include <set>
-#include <simgrid/s4u.hpp>
 #include <utility>
 #include <vector>
 
@@ -49,7 +48,6 @@ namespace hplsim::sim {
 
 namespace {
 
-namespace sg4 = simgrid::s4u;
 using models::RandomStreams;
 
 // Steps simulated after a window's measured steps and discarded (see the
@@ -80,8 +78,7 @@ public:
         plan_.fold || plan_.final_window ? slowest_node(machine_.platform->spec(), sc_.workload.nodes) : -1;
     fold_set_ = std::make_unique<FoldSet>(sc_.workload, plan_.config, steps_, slowest);
     integration_ = StepIntegration(steps_, plan_.config.interpolation);
-    sg4::Actor::create("fast-controller", machine_.platform->cpu(0), [this]() { control(); });
-    machine_.engine->run();
+    run_controller(machine_, "fast-controller", [this]() { control(); });
     assemble();
   }
 
@@ -101,9 +98,8 @@ private:
     Replay replay(*machine_.platform, *machine_.kernels, machine_.protocol.get(),
                   source_->step_function(fold ? &active : nullptr),
                   ro);
-    const double origin = sg4::Engine::get_clock();
-    for (auto& actor : replay.start())
-      actor->join();
+    const double origin = simulated_clock_s();
+    replay.run_to_end();
     WindowOutcome out;
     out.activities = replay.stats().activities();
     if (replay.finished_ranks() != replay.active_ranks()) return out;

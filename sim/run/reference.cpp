@@ -5,12 +5,11 @@
 #include "sim/engine/machine.hpp"
 #include "sim/engine/replay.hpp"
 #include "sim/engine/replay_setup.hpp"
-#include "sim/run/simulate.hpp"
 #include "sim/workload/schedule_source.hpp"
 
 namespace hplsim::sim {
 
-RunResult run_reference(const ResolvedScenario& sc, const std::function<void(double)>& progress) {
+void run_reference(const ResolvedScenario& sc, const std::function<void(double)>& progress, RunResult& r) {
   BuiltMachine m = build_machine(sc);
   auto source = make_schedule_source(sc);
   check_kernel_coverage(sc, *source, *m.kernels);
@@ -20,7 +19,6 @@ RunResult run_reference(const ResolvedScenario& sc, const std::function<void(dou
   replay.start();
   m.engine->run();
 
-  RunResult r = base_result(sc, "reference");
   r.step_records = replay.records();
   r.refinement_iterations = source->refinement_iterations();
   for (auto& rec : r.step_records)
@@ -31,8 +29,6 @@ RunResult run_reference(const ResolvedScenario& sc, const std::function<void(dou
     r.failure = "deadlock: " + std::to_string(replay.active_ranks() - replay.finished_ranks()) +
                 " ranks did not finish their schedule";
   }
-  finalize_result(r);
-  return r;
 }
 
 } // namespace hplsim::sim

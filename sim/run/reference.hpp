@@ -8,7 +8,9 @@
 
 namespace hplsim::sim {
 
-/// Simulates the whole run in this process's SimGrid engine (call once per process).
-RunResult run_reference(const ResolvedScenario& scenario, const std::function<void(double)>& progress);
+/// Simulates the whole run in this process's SimGrid engine (call once per
+/// process) and fills `result`'s step records, activities and completion.
+void run_reference(const ResolvedScenario& scenario, const std::function<void(double)>& progress,
+                   RunResult& result);
 
 } // namespace hplsim::sim

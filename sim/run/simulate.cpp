@@ -27,6 +27,9 @@ double estimated_reference_activities(const ResolvedScenario& sc) {
   return per_step * double(w.steps());
 }
 
+namespace {
+
+// The result's identity fields (mode, benchmark, N, NB, grid, seed, steps).
 RunResult base_result(const ResolvedScenario& sc, const char* mode) {
   RunResult r;
   r.mode = mode;
@@ -42,6 +45,8 @@ RunResult base_result(const ResolvedScenario& sc, const char* mode) {
   r.steps = sc.workload.steps();
   return r;
 }
+
+} // namespace
 
 RunResult simulate(const ResolvedScenario& sc, const SimulateOptions& options) {
   switch (effective_mode(sc)) {
@@ -62,7 +67,10 @@ RunResult simulate(const ResolvedScenario& sc, const SimulateOptions& options) {
   case Mode::Auto:
     break;
   }
-  return run_reference(sc, options.progress);
+  RunResult r = base_result(sc, "reference");
+  run_reference(sc, options.progress, r);
+  finalize_result(r);
+  return r;
 }
 
 } // namespace hplsim::sim

@@ -23,7 +23,4 @@ double estimated_reference_activities(const ResolvedScenario& scenario);
 /// process for the reference and fast modes (the analytic mode needs no engine).
 RunResult simulate(const ResolvedScenario& scenario, const SimulateOptions& options = {});
 
-/// The result's identity fields (mode, benchmark, N, NB, grid, seed, steps).
-RunResult base_result(const ResolvedScenario& scenario, const char* mode);
-
 } // namespace hplsim::sim

@@ -9,7 +9,6 @@
 
 #include <google/protobuf/io/tokenizer.h>
 
-#include "sim/scenario/scenario_loader.hpp"
 
 namespace hplsim::sim::detail {
 namespace pb = google::protobuf;

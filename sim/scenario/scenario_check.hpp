@@ -16,10 +16,6 @@
 
 #include "sim/support/errors.hpp"
 
-namespace hplsim::sim {
-struct LoadedScenario; // sim/scenario/scenario_loader.hpp
-}
-
 namespace hplsim::sim::detail {
 
 /// Parses Protobuf text format into `message` with unknown fields rejected and
@@ -111,12 +107,5 @@ private:
   const google::protobuf::Message& message_;
   std::string path_;
 };
-
-/// The validation rules (sim/scenario_validate.cpp): checks `loaded.scenario`
-/// after overrides, reads machine.kernels_file into `loaded.kernels` and
-/// machine.protocol_file into `loaded.protocol`. Throws
-/// ScenarioError on the first problem.
-void validate_scenario(LoadedScenario& loaded, const google::protobuf::TextFormat::ParseInfoTree& tree,
-                       const OverrideLog& overrides);
 
 } // namespace hplsim::sim::detail

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "models/calibration.pb.h"
-#include "sim/scenario/scenario_loader.hpp"
+#include "sim/scenario/loaded_scenario.hpp"
 #include "sim/scenario/curve_rule.hpp"
 #include "topologies/topology.hpp"
 

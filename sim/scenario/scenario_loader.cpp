@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "sim/scenario/scenario_check.hpp"
+#include "sim/scenario/scenario_validate.hpp"
 
 namespace hplsim::sim {
 namespace pb = google::protobuf;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/scenario/loaded_scenario.hpp"
 #include "sim/scenario/scenario.pb.h"
 #include "sim/support/errors.hpp"
 
@@ -28,20 +29,6 @@ struct ScenarioOverrides {
   std::optional<long long> n, nb;
   std::optional<std::string> mode; // reference|analytic|fast|auto
   std::optional<unsigned long long> seed;
-};
-
-struct LoadedScenario {
-  std::string path;     // as given
-  std::string base_dir; // directory of the file, for relative paths inside it
-  Scenario scenario;    // validated, defaults NOT filled in (use resolve() in sim/scenario_defaults.hpp)
-  // The kernel calibration in effect: machine.kernels, or the validated
-  // contents of machine.kernels_file; empty when the scenario gives neither.
-  hplsim::models::KernelCalibration kernels;
-  std::string kernels_path; // machine.kernels_file as opened (base_dir joined); empty otherwise
-  // The protocol parameters in effect: machine.protocol, or the validated
-  // contents of machine.protocol_file; empty when the scenario gives neither.
-  hplsim::models::ProtocolParams protocol;
-  std::string protocol_path; // machine.protocol_file as opened (base_dir joined); empty otherwise
 };
 
 /// Parses, applies overrides, validates. Throws ScenarioError.

@@ -16,6 +16,7 @@
 #include "models/protocol_model.hpp"
 #include "models/variability.hpp"
 #include "sim/scenario/scenario_check.hpp"
+#include "sim/scenario/scenario_validate.hpp"
 #include "sim/scenario/scenario_defaults.hpp"
 
 namespace hplsim::sim::detail {

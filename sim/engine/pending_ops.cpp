@@ -1,0 +1,74 @@
+#include "sim/engine/pending_ops.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace hplsim::sim {
+
+namespace sg4 = simgrid::s4u;
+
+void PendingOps::hold_until(double time_s) {
+  if (time_s > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(time_s);
+}
+
+void PendingOps::finish(std::size_t i) {
+  Pending p = std::move(pending_[i]);
+  pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(i));
+  p.activity->wait();
+  hold_until(p.not_before_s);
+  if (p.extra_s > 0.0) {
+    sg4::this_actor::sleep_for(p.extra_s);
+    accounts_.add(p.pos, p.phase, sg4::Engine::get_clock() - p.extra_s, sg4::Engine::get_clock());
+  }
+  // The op's own duration: from its launch to the activity's end (or its
+  // capped completion), which may be earlier than now when the program waits
+  // for it late.
+  const double finish_s =
+      p.activity->get_finish_time() >= 0 ? p.activity->get_finish_time() : sg4::Engine::get_clock();
+  const double end_s = std::min(sg4::Engine::get_clock(), std::max(finish_s, p.not_before_s));
+  accounts_.add(p.pos, p.phase, p.start_s, end_s);
+}
+
+void PendingOps::wait_kind(OpKind kind) {
+  for (std::size_t i = pending_.size(); i-- > 0;)
+    if (pending_[i].kind == kind) {
+      done_tags_.push_back(pending_[i].tag);
+      finish(i);
+    }
+}
+
+void PendingOps::wait_for_copy_engine(int engines) {
+  int in_flight = 0;
+  for (const auto& p : pending_)
+    in_flight += p.kind == OpKind::Copy;
+  if (in_flight < engines) return;
+  for (std::size_t i = 0; i < pending_.size(); ++i)
+    if (pending_[i].kind == OpKind::Copy) {
+      done_tags_.push_back(pending_[i].tag);
+      finish(i);
+      return;
+    }
+}
+
+void PendingOps::wait_tag(std::uint32_t tag) {
+  if (auto it = std::find(done_tags_.begin(), done_tags_.end(), tag); it != done_tags_.end()) {
+    done_tags_.erase(it);
+    return;
+  }
+  for (std::size_t i = 0; i < pending_.size(); ++i)
+    if (pending_[i].tag == tag) return finish(i);
+  throw std::runtime_error("schedule: rank " + std::to_string(rank_) + " waits for unknown tag " +
+                           std::to_string(tag));
+}
+
+void PendingOps::finish_all() {
+  while (!pending_.empty())
+    finish(pending_.size() - 1);
+}
+
+bool PendingOps::busy(std::size_t pos) const {
+  return std::any_of(pending_.begin(), pending_.end(), [pos](const Pending& p) { return p.pos == pos; });
+}
+
+} // namespace hplsim::sim

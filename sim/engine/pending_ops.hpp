@@ -1,0 +1,70 @@
+#pragma once
+// One rank's asynchronous ops in the replay: the kernels, messages and copies
+// it launched with an async tag and has not waited for yet. Waiting for one
+// records its time in the rank's phase accounts (sim/engine/phase_accounts.hpp).
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include <simgrid/s4u.hpp>
+
+#include "sim/engine/phase_accounts.hpp"
+
+namespace hplsim::sim {
+
+enum class OpKind { Exec, Comm, Copy };
+
+class PendingOps {
+public:
+  PendingOps(int rank, PhaseAccounts& accounts) : rank_(rank), accounts_(accounts) {}
+
+  /// An op launched at `start_s` in step position `pos`, of `phase` (-1: none).
+  void launch(std::uint32_t tag, simgrid::s4u::ActivityPtr activity, std::size_t pos, int phase, double start_s,
+              OpKind kind) {
+    pending_.push_back({tag, std::move(activity), pos, phase, start_s, kind});
+  }
+  /// The op launched last: the latency of the further messages an aggregated
+  /// receive stands for, waited after it completes.
+  void set_last_extra_s(double extra_s) { pending_.back().extra_s = extra_s; }
+  /// The op launched last completes no earlier than this (a phantom device message's rate cap).
+  void set_last_not_before_s(double time_s) { pending_.back().not_before_s = time_s; }
+
+  /// Waits for the op with `tag` (or takes it as done if it already ran).
+  /// Throws std::runtime_error for a tag never launched (a schedule bug).
+  void wait_tag(std::uint32_t tag);
+  /// Waits for every pending op of a kind (copy/kernel serialisation when
+  /// copies may not overlap kernels); their tags are remembered as done.
+  void wait_kind(OpKind kind);
+  /// Waits for the oldest pending copy when `engines` copies are in flight
+  /// (a GPU's copy queues), its tag remembered as done.
+  void wait_for_copy_engine(int engines);
+  /// Remembers `tag` as done (an async op that ran synchronously).
+  void mark_done(std::uint32_t tag) { done_tags_.push_back(tag); }
+  /// Waits for all, newest first.
+  void finish_all();
+  /// Whether an op launched in step position `pos` is still pending.
+  bool busy(std::size_t pos) const;
+
+  /// Sleeps until `time_s` when it is in the future.
+  static void hold_until(double time_s);
+
+private:
+  struct Pending {
+    std::uint32_t tag;
+    simgrid::s4u::ActivityPtr activity;
+    std::size_t pos;
+    int phase;
+    double start_s;
+    OpKind kind;
+    double extra_s = 0.0;      // latency of the further messages an aggregated receive stands for
+    double not_before_s = 0.0; // a phantom device message's capped completion
+  };
+  void finish(std::size_t i);
+
+  int rank_;
+  PhaseAccounts& accounts_;
+  std::vector<Pending> pending_;
+  std::vector<std::uint32_t> done_tags_; // async ops that ran synchronously
+};
+
+} // namespace hplsim::sim

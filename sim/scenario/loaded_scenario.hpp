@@ -1,0 +1,24 @@
+#pragma once
+// A scenario as loaded (sim/scenario/scenario_loader.hpp): the validated
+// message and the calibrations it names, before defaults are filled in.
+#include <string>
+
+#include "sim/scenario/scenario.pb.h"
+
+namespace hplsim::sim {
+
+struct LoadedScenario {
+  std::string path;     // as given
+  std::string base_dir; // directory of the file, for relative paths inside it
+  Scenario scenario;    // validated, defaults NOT filled in (use resolve() in sim/scenario_defaults.hpp)
+  // The kernel calibration in effect: machine.kernels, or the validated
+  // contents of machine.kernels_file; empty when the scenario gives neither.
+  hplsim::models::KernelCalibration kernels;
+  std::string kernels_path; // machine.kernels_file as opened (base_dir joined); empty otherwise
+  // The protocol parameters in effect: machine.protocol, or the validated
+  // contents of machine.protocol_file; empty when the scenario gives neither.
+  hplsim::models::ProtocolParams protocol;
+  std::string protocol_path; // machine.protocol_file as opened (base_dir joined); empty otherwise
+};
+
+} // namespace hplsim::sim

@@ -1,0 +1,17 @@
+#pragma once
+// Internal to the scenario loader: the validation rules of a parsed scenario.
+#include <google/protobuf/text_format.h>
+
+#include "sim/scenario/scenario_check.hpp"
+#include "sim/scenario/loaded_scenario.hpp"
+
+namespace hplsim::sim::detail {
+
+/// The validation rules (sim/scenario/scenario_validate.cpp): checks `loaded.scenario`
+/// after overrides, reads machine.kernels_file into `loaded.kernels` and
+/// machine.protocol_file into `loaded.protocol`. Throws
+/// ScenarioError on the first problem.
+void validate_scenario(LoadedScenario& loaded, const google::protobuf::TextFormat::ParseInfoTree& tree,
+                       const OverrideLog& overrides);
+
+} // namespace hplsim::sim::detail
