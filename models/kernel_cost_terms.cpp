@@ -153,7 +153,7 @@ double kernel_size_measure(const KernelShape& s) {
     return harmonic3(m, n, k);
   case traces::KERNEL_TRSM: // the triangle's order bounds the inner dimension of its GEMM updates
     return std::min(m, n);
-  case traces::KERNEL_PFACT_COLUMN: // leaf width n matters as much as the rows (measured: README)
+  case traces::KERNEL_PFACT_COLUMN: // leaf width n matters as much as the rows (measured: models/README.md)
     return harmonic2(m, n);
   case traces::KERNEL_GETRF_DIAG:
     return m;

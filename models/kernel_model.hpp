@@ -25,7 +25,7 @@ namespace hplsim::models {
 /// Throws std::invalid_argument for threads < 1 or f outside [0, 1].
 double amdahl_speedup(int threads, double serial_fraction);
 
-/// How a rank runs its CPU kernels on several threads (README, "CPU threads").
+/// How a rank runs its CPU kernels on several threads (docs/architecture.md, "CPU threads").
 struct CpuThreading {
   int threads = 1;
   /// Amdahl serial fraction of the compute-bound kernels.

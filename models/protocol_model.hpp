@@ -29,7 +29,7 @@ public:
   double rendezvous_extra_latency_s(double bytes) const;
   /// A message's effective latency on a route whose links' latencies sum to
   /// `path_s`: path_s x latency_factor + both overheads + the rendezvous
-  /// handshake (the overheads are latency, not CPU time: README, "Protocol model").
+  /// handshake (the overheads are latency, not CPU time: docs/departures.md, "MPI software overheads").
   double message_latency_s(double path_s, double bytes) const;
   const ProtocolParams& params() const { return params_; }
 

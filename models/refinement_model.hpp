@@ -8,7 +8,8 @@
 // Higham, SIAM J. Sci. Comput. 40(2), 2018, for GMRES-IR). It stops when the
 // scaled residual reaches the FP64 level, so
 //   iterations = ceil( log(u_fp64 * sqrt(n)) / log(rho) ),  rho = min(0.5, c kappa u_low),
-// capped at 50 (HPL-MxP's limit, REFERENCE.md). HPL-MxP's matrix is
+// capped at 50 (HPL-MxP's limit: rocHPL-MxP, src/pgesv/hplmxp_iterative_refinement.cpp,
+// maxits = 50; docs/sources.md). HPL-MxP's matrix is
 // diagonally dominant by construction, kappa(A) = O(1): we take kappa = 4 and
 // c = 1 ([U], not validated against published iteration counts). GMRES-IR
 // converges in fewer outer steps: rho^2 per outer iteration (Carson & Higham).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The effect of the Aurora node and NIC choices (Aurora paper, Table II, via
-# REFERENCE.md) on a 16-node Aurora slice (96 ranks, 8 x 12, NB 384, N sized as
+# The effect of the Aurora node and NIC choices (Aurora paper, arXiv
+# 2604.09517, Table II; docs/sources.md) on a 16-node Aurora slice (96 ranks, 8 x 12, NB 384, N sized as
 # the SC24 run's memory per GPU), fast mode. Prints a Markdown table.
 # Usage: scripts/node-switches.sh [hplsim binary]
 set -euo pipefail

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""How well fast mode's windows integrate the per-step curve (README, "Fast
-mode: integrating the curve").
+"""How well fast mode's windows integrate the per-step curve (docs/fast-mode.md,
+"11. Integrating the curve").
 
 Takes the steps.csv of a dense fast-mode run (many uniform windows; every
 window one run of consecutive "simulated" rows) as the truth, then keeps only
@@ -11,7 +11,7 @@ nodes as sim/fast_mode.cpp). Prints, per n and rule, the mean and rms of the
 subsamples' Rmax error against the dense run.
 
 Usage: scripts/study-interpolation.py DENSE/steps.csv [--shifts 40]
-The dense run of the README's table (1,020 ranks, 1,000 windows, ~40 min on
+The dense run of the table in docs/fast-mode.md (1,020 ranks, 1,000 windows, ~40 min on
 one core):
   build/sim/hplsim run scenarios/aurora-hpl-sc24.textproto --nodes 170 --P 30 \
     --Q 34 --N 3903360 --set options.fast.fold=ON \

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Fast-mode validation suite (README, "Fast mode"): runs every scenario in
-# reference mode (every message simulated) and in fast mode (step windows +
-# integration), one simulation at a time, and writes a markdown table of the
-# differences to stdout and to bench-results/validation.md:
+# Fast-mode validation suite (docs/fast-mode.md, "Validation against reference
+# mode"): runs every scenario in reference mode (every message simulated) and in
+# fast mode (step windows + integration), one simulation at a time, and writes a
+# markdown table of the differences to stdout and to bench-results/validation.md:
 #   - per scenario: ranks, P x Q, NB, look-ahead depth, panel steps, Rmax of
 #     both modes and the error of fast mode, the steps fast mode simulated
 #     (kept samples / all), the simulator's wall time of each mode;

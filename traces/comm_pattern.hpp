@@ -65,7 +65,7 @@ void emit_pattern(ProgramBuilder& b, const Communicator& comm, const Pattern& pa
 /// the same chunk_bytes, and 0 for a non-ring algorithm (blong), whose
 /// receive-only members would otherwise look like ring members.
 ///
-/// `aggregated` (fast mode; README "Fast mode: aggregated ring broadcasts"):
+/// `aggregated` (fast mode; docs/fast-mode.md, "4. Aggregated ring broadcasts"):
 /// a message of more than 3 chunks crosses each hop as 3 messages instead: the
 /// first chunk, the bulk (all but the first and last chunks) and the last
 /// chunk. A member forwards the first chunk once it has it, then forwards the

@@ -38,24 +38,24 @@ struct HplConfig {
   /// GPU look-ahead: fraction of the local columns in the second update section
   /// (rocHPL's --frac, default 0.6 in src/HPL_pdinfo.cpp of ROCm/rocHPL e8378a9).
   double gpu_split_fraction = 0.6;
-  /// Fast mode only (README, "Fast mode: aggregated pivot exchange"): the
+  /// Fast mode only (docs/fast-mode.md, "5. Aggregated pivot exchange"): the
   /// pivot max-loc exchanges of `pivot_group` consecutive panel columns are
   /// emitted as ONE exchange carrying their bytes, whose receives are marked
   /// Recv.repeat so the replay charges the other exchanges' latencies. 1 = HPL's
   /// one exchange per column (reference mode).
   int pivot_group = 1;
-  /// Fast mode only (README, "Fast mode: collective pivot exchange"): each
+  /// Fast mode only (docs/fast-mode.md, "7. Collective pivot exchange"): each
   /// column's pivot exchange is one Exchange op priced by the replay from the
   /// members' route latencies instead of HPL_pdmxswp's messages. Takes
   /// precedence over pivot_group.
   bool pivot_collective = false;
-  /// Fast mode only (README, "Fast mode: collective panel factorization"): a
+  /// Fast mode only (docs/fast-mode.md, "9. Collective panel factorization"): a
   /// process row's whole part of a panel factorization is one Exchange op with
   /// its PanelShape set, priced by the replay (its CPU kernels from the kernel
   /// models, its jb pivot exchanges as pivot_collective prices them). Needs
   /// the CPU free for the panel (gpu: the update runs on the GPUs).
   bool panel_collective = false;
-  /// Fast mode only (README, "Fast mode: grouped swap roll"): HPL_rollT's
+  /// Fast mode only (docs/fast-mode.md, "8. Grouped swap roll"): HPL_rollT's
   /// P - 1 steps go in groups of this many consecutive steps, each group one
   /// exchange per ring neighbour carrying that neighbour's bytes, its receives
   /// marked Recv.repeat so the replay charges the group's other latencies.
