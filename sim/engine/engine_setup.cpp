@@ -16,7 +16,7 @@ void allow_flow_rate_caps(double device_message_rate_bytes_per_s) {
   // 1e30 B is no window bound either, but SimGrid's solver with finite bounds
   // shares some flows differently (measured: the 16-node switch slice with
   // MISPLACED NICs, 2175.2 -> 2161.6 TF/s), so only runs whose device path has
-  // a rate cap use it (README, "GPU-aware MPI").
+  // a rate cap use it (docs/aurora.md).
   if (device_message_rate_bytes_per_s > 0.0)
     sg4::Engine::get_instance()->set_config("network/TCP-gamma:1e30");
 }
@@ -31,9 +31,9 @@ std::unique_ptr<sg4::Engine> create_engine() {
   // model (models/protocol_model.hpp) supplies the per-size corrections.
   engine->set_config("network/model:CM02");
   // Cross-traffic couples every flow to its reverse path at 5% and costs ~50x
-  // at scale (SIMGRID-NOTES.md); HPL's messages are one-way bulk transfers.
+  // at scale (docs/simgrid-measurements.md, "Cross-traffic"); HPL's messages are one-way bulk transfers.
   engine->set_config("network/crosstraffic:0");
-  // No TCP window bound: HPC fabrics are not TCP (SIMGRID-NOTES.md).
+  // No TCP window bound: HPC fabrics are not TCP (docs/simgrid-measurements.md, "Network models").
   engine->set_config("network/TCP-gamma:0");
   engine->set_config("contexts/stack-size:64");
   engine->set_config("contexts/guard-size:0");
@@ -51,7 +51,7 @@ void install_protocol(const models::ProtocolModel& protocol) {
       path_latency_s += l->get_latency();
     // Effective latency L*lf(b) + o_s + o_r + rendezvous(b): the software
     // overheads and the rendezvous handshake are added to the path latency
-    // (README, "Protocol model": why overheads are latency, not CPU time).
+    // (docs/departures.md: why overheads are latency, not CPU time).
     if (path_latency_s <= 0.0) return pm->latency_factor(size);
     return pm->message_latency_s(path_latency_s, size) / path_latency_s;
   });

@@ -102,7 +102,7 @@ int MachineZone::nic_for(int rank, int peer) const {
   int socket = socket_of(rank);
   if (spec_.affinity == Affinity::Misplaced && spec_.sockets > 1) socket = (socket + 1) % spec_.sockets;
   const int first = socket * spec_.nics_per_socket;
-  // Aurora (REFERENCE.md, Table II): SWAP (column traffic) on NIC0 of the socket,
+  // Aurora (Aurora paper, arXiv 2604.09517, Table II; docs/sources.md): SWAP (column traffic) on NIC0 of the socket,
   // BCAST (row traffic) spread over the socket's other NICs.
   if (spec_.rank_col(rank) == spec_.rank_col(peer) || spec_.nics_per_socket == 1) return first;
   const auto spread = static_cast<std::uint64_t>(spec_.nics_per_socket - 1);
@@ -187,9 +187,9 @@ std::size_t MachineZone::active_flows(std::size_t index, double now) const {
 
 // UGAL (Singh, "Load-Balanced Routing in Interconnection Networks", PhD thesis,
 // Stanford 2005), local variant, as Slingshot's adaptive routing does per
-// packet (REFERENCE.md: "Adaptive routing, congestion management"); here per
+// packet (Aurora paper, arXiv 2604.09517: "adaptive routing, congestion management"); here per
 // flow, at its start, among the minimal paths and kValiantCandidates
-// non-minimal ones (README, "Adaptive routing"):
+// non-minimal ones (docs/network.md):
 //   - a flow the replay announced (its size known) takes the path with the
 //     earliest expected completion: the path's link latencies plus its bytes
 //     at the rate a new flow would get there, the busiest link's bandwidth
@@ -197,7 +197,7 @@ std::size_t MachineZone::active_flows(std::size_t index, double now) const {
 //     its own expected end). Counting flows matters: a link's usage/bandwidth
 //     is 1 whether it carries one flow at full rate or fifty, so a usage-based
 //     load sends every flow back to the minimal path once all candidates are
-//     busy (measured: README, "HPL-MxP on Aurora");
+//     busy (measured: docs/aurora.md);
 //   - other flows (route queries, unannounced transfers) minimise length x
 //     (1 + load): length in links (the two NIC links included), load the
 //     busiest fabric link's utilisation (usage / bandwidth) plus the flows
@@ -272,7 +272,7 @@ void MachineZone::route(Endpoint a, Endpoint b, std::vector<sg4::Link*>& out) co
     append_network(a.rank, b.rank, out);
   } else if (spec_.affinity == Affinity::Misplaced && spec_.sockets > 1 && (a.gpu >= 0) != (b.gpu >= 0)) {
     // MISPLACED: the rank and its memory sit on the socket opposite its GPU (and
-    // NICs), so a host <-> device copy crosses the UPI (REFERENCE.md: pinning on
+    // NICs), so a host <-> device copy crosses the UPI (Aurora paper, arXiv 2604.09517: pinning on
     // one socket avoids UPI traffic).
     const int node = a.rank / spec_.ranks_per_node;
     const int mem = socket_of(a.rank);

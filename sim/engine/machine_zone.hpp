@@ -37,7 +37,7 @@ public:
   std::size_t link_count() const { return all_links_; }
   /// The replay announces each network message (from rank, to rank, bytes)
   /// before starting it, so adaptive routing can weigh candidate paths by the
-  /// flows they already carry (README, "Adaptive routing").
+  /// flows they already carry (docs/network.md).
   void announce_flow(int from_rank, int to_rank, double bytes);
   /// Route queries that are not flows (latency estimates) register nothing.
   void set_querying(bool querying) { querying_ = querying; }
@@ -45,7 +45,7 @@ public:
 private:
   sg4::Link* make_link(const std::string& name, double bandwidth_bytes_per_s, double latency_s);
   void append_network(int from_rank, int to_rank, std::vector<sg4::Link*>& out) const;
-  // Adaptive routing (UGAL-like, README "Adaptive routing"):
+  // Adaptive routing (UGAL-like, docs/network.md):
   // fills hops_ with the least-loaded of the minimal and a few Valiant paths.
   void route_adaptive(int src_switch, int dst_switch, std::uint64_t salt, double bytes) const;
   double take_announced(int from_rank, int to_rank) const;
@@ -58,7 +58,7 @@ private:
   std::vector<sg4::Link*> topo_links_;
   // The same links' bandwidth and latency, contiguous: adaptive routing reads
   // them for every candidate hop of every flow, and reaching them through each
-  // sg4::Link was 9-14% of a folded Aurora run's profile (README, "Benchmarks").
+  // sg4::Link was 9-14% of a folded Aurora run's profile (docs/benchmarks.md).
   struct LinkRate {
     double bandwidth_bytes_per_s;
     double latency_s;

@@ -1,6 +1,5 @@
 #pragma once
-// Fast mode's collective pivot exchange (traces::Exchange; README, "Fast mode:
-// collective pivot exchange"): when each member of a process column is done
+// Fast mode's collective pivot exchange (traces::Exchange; docs/fast-mode.md, "collective pivot exchange"): when each member of a process column is done
 // with HPL's max-loc exchange of one panel column (HPL_pdmxswp), from the
 // members' arrival times, their message patterns and the time each message
 // takes on its route.
@@ -65,7 +64,7 @@ std::vector<double> pivot_exchange_completion_s(const std::vector<traces::Patter
 /// priced with the members' routes (path latency scaled by the protocol model
 /// as the network model scales it, plus bytes over the route's bottleneck),
 /// and each member sleeps until its own completion. Flows of other ops that
-/// share those links are not seen (README, "Fast mode: collective pivot
+/// share those links are not seen (docs/fast-mode.md, "collective pivot
 /// exchange", for the measured difference).
 class PivotExchanges {
 public:

@@ -3,7 +3,7 @@
 //
 // SimGrid's DragonflyZone cannot express Aurora (one link per node, one global
 // link per group pair, minimal routing only, crashes when groups > routers per
-// chassis; SIMGRID-NOTES.md), so the whole machine is ONE custom routing zone
+// chassis; docs/simgrid-measurements.md, "Platform construction"), so the whole machine is ONE custom routing zone
 // (MachineZone) whose get_local_route() composes a route from the topology's
 // switch path, the NIC chosen by the placement policy, and the node's internal
 // links (PCIe, UPI, shared memory). Routes are computed per communication in

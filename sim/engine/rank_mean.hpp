@@ -1,8 +1,8 @@
 #pragma once
 // The rank-mean phase times of a step (StepRecord::mean_phase_s) from the
 // ranks a run simulated: every rank when nothing is folded away, a band of
-// whole process columns and rows in a folded fast-mode window (README,
-// "Replay: phase accounting").
+// whole process columns and rows in a folded fast-mode window (docs/replay.md,
+// "Phase accounting").
 #include <array>
 #include <cstddef>
 #include <vector>
@@ -18,9 +18,9 @@ using RankPhases = std::array<double, kPhaseCount>;
 /// ranks with panel-factorization time (PFACT) counted as they are (a fold
 /// keeps the factoring process column whole) and the others' mean over the
 /// simulated ones standing for every other rank. The fold's simulated ranks
-/// sit near the panel owners, so this is an estimate with a bias the README
+/// sit near the panel owners, so this is an estimate with a bias docs/replay.md
 /// measures, with the two-way additive estimate that was tried and dropped
-/// ("Replay: phase accounting").
+/// ("Phase accounting").
 class RankMean {
 public:
   void add(const RankPhases& rank);

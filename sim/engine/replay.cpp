@@ -255,7 +255,7 @@ private:
   // A message with a folded-away (phantom) peer: the phantom is taken to be
   // ready when this rank is (the ranks folded away are symmetric to the active
   // ones), so the transfer starts now and crosses the real route between the
-  // two ranks' hosts, loading its links (README, "Fast mode: folding").
+  // two ranks' hosts, loading its links (docs/fast-mode.md, "folding").
   void phantom_transfer(int from, int to, std::int64_t bytes, std::uint32_t tag, std::size_t pos, int phase,
                         double t0, bool device) {
     device_overhead(device);
@@ -282,7 +282,7 @@ private:
     accounts_.add(pos, phase, t0, sg4::Engine::get_clock());
   }
 
-  // GPU-aware MPI (README, "GPU-aware MPI"): a device-buffer message's extra
+  // GPU-aware MPI (docs/aurora.md): a device-buffer message's extra
   // software time on its sender, and its rate cap once it starts.
   void device_overhead(bool device) const {
     if (device && st_.options.device_message_overhead_s > 0.0)

@@ -25,7 +25,7 @@ struct ReplayOptions {
   bool copy_overlap = true; // D2H/H2D may run while the GPU computes
   int copy_engines = 2;     // concurrent copies per GPU
   double kernel_jitter_cv = 0.0;
-  /// How a rank's CPU kernels use its threads (README, "CPU threads"): the
+  /// How a rank's CPU kernels use its threads (docs/architecture.md): the
   /// panel factorization (phase PFACT) on workload.panel_threads; the other
   /// CPU kernels (phases SWAP, TRSM, GEMM, BCAST) and the final solve / refinement
   /// (phase SOLVE) as set here: one thread for HPL (Aurora's HPL: single-threaded

@@ -56,7 +56,7 @@ ReplayOptions replay_options(const ResolvedScenario& sc) {
   const int ranks_per_socket = std::max(1, sc.workload.ranks_per_node / std::max(1, node.sockets));
   ro.panel_threading = {sc.workload.panel_threads, node.panel_serial_fraction,
                         node.memory_bandwidth_bytes_per_s / ranks_per_socket};
-  // HPL: the rest of the CPU side is single-threaded (REFERENCE: Aurora's HPL
+  // HPL: the rest of the CPU side is single-threaded (Aurora paper, arXiv 2604.09517: Aurora's HPL
   // runs single-threaded oneMKL BLAS there); HPL-MxP's panel solves and
   // refinement run on the rank's threads (AMX; PPN 2 gives each rank a socket).
   if (sc.workload.benchmark == Benchmark::HplMxp) {

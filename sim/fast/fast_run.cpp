@@ -55,8 +55,7 @@ using models::RandomStreams;
 // reference mode, 50 windows of 2 measured steps: without them the last
 // measured step of a window is 3.2% short on average (rms 5.0%; the first
 // one +0.3%) and fast mode's Rmax is +2.0% off; with one step they are -0.1%
-// (rms 1.5%) and Rmax is +0.1% off (scripts/validate-fast.sh, README "Fast
-// mode"). One step suffices because the schedule's look-ahead depth is at
+// (rms 1.5%) and Rmax is +0.1% off (scripts/validate-fast.sh, docs/fast-mode.md). One step suffices because the schedule's look-ahead depth is at
 // most 1 and its async tags never cross a step boundary: a rank's step k+1
 // traffic is what overlaps step k, not step k+2's.
 constexpr int kCooldownSteps = 1;

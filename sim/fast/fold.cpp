@@ -13,7 +13,7 @@ std::vector<bool> FoldSet::active(std::int64_t first, std::int64_t last, bool fo
   const int ranks = w.ranks();
   std::vector<bool> active(static_cast<std::size_t>(ranks), !fold);
   if (!fold) return active;
-  // Process row 0 (README, "Fast mode": which row is active changes the
+  // Process row 0 (docs/fast-mode.md: which row is active changes the
   // folded prediction by tens of percent on latency-bound problems; no single
   // row reproduces the column-wide waits, which is why folding is optimistic).
   const int r0 = 0;
@@ -36,7 +36,7 @@ std::vector<bool> FoldSet::active(std::int64_t first, std::int64_t last, bool fo
   // block along the row, the U panel solves, the column broadcasts' roots;
   // HPL-MxP's refinement passes its partial sums along every row) then run
   // with all Q ranks; a window of the final solve alone keeps the last
-  // panel's owner row and column (README, "Fast mode").
+  // panel's owner row and column (docs/fast-mode.md).
   const bool cross = config_.band == FoldBand::CrossBand;
   const bool columns = cross || config_.band == FoldBand::ColumnBand;
   for (std::int64_t k = cross ? std::min(first, steps_ - 1) : first; k <= last_panel + 1 && k < steps_;
@@ -49,7 +49,7 @@ std::vector<bool> FoldSet::active(std::int64_t first, std::int64_t last, bool fo
   }
   // The slowest node of the run (spatial variability): HPL runs at the pace
   // of its slowest rank, so a fold that left it out would drop the largest
-  // scale loss variability causes (README, "Fast mode: folding").
+  // scale loss variability causes (docs/fast-mode.md, "folding").
   if (slowest_node_ >= 0) add_node(slowest_node_);
   for (int node : nodes)
     for (int l = 0; l < w.ranks_per_node; ++l)

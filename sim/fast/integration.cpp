@@ -14,7 +14,7 @@ void StepIntegration::add_window(const WindowOutcome& o) {
   curves_.reset();
 }
 
-// The curve through the windows (README, "Fast mode: integrating the
+// The curve through the windows (docs/fast-mode.md, "integrating the
 // curve"): one node per window, the mean of its kept steps at their mean
 // step; the head window's node is its last step (its first is a cold
 // start), the tail window's its first (the last panel's step and the final
@@ -96,7 +96,7 @@ double StepIntegration::read_off(const StepCurve& curve, std::int64_t k) {
   return std::max(0.0, curve.at(static_cast<double>(k)));
 }
 
-// The run's sampling error (README, "Fast mode: integrating the curve"):
+// The run's sampling error (docs/fast-mode.md, "integrating the curve"):
 // the jackknife over the interior windows. Leaving window i out (its steps
 // read off the curve through the others) gives a run time T_i; the
 // standard error of the run time is sqrt((n-1)/n sum (T_i - mean T)^2),

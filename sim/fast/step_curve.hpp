@@ -1,6 +1,6 @@
 #pragma once
 // The per-step curve of a fast-mode run between its simulated windows
-// (README, "Fast mode: integrating the curve"). Each window is one node: the
+// (docs/fast-mode.md, "integrating the curve"). Each window is one node: the
 // mean of its measured steps at their mean step index (the window's
 // telescoped time, steadier than either step alone). Steps between nodes are
 // read off an interpolant through the nodes.

@@ -29,10 +29,10 @@ struct StepRecord {
   double start_s = 0.0;         // simulated time the step started (first rank)
   double end_s = 0.0;           // simulated time every rank had finished the step
   // Per-phase time of the step: the maximum over ranks of the time a rank
-  // spent in that phase's operations during the step (see README, "phase accounting").
+  // spent in that phase's operations during the step (see docs/replay.md).
   std::array<double, kPhaseCount> phase_s{};
   // Per-phase time of the step averaged over all ranks of the run (what HPL's
-  // per-rank phase timers show averaged; README, "phase accounting"). A folded
+  // per-rank phase timers show averaged; docs/replay.md). A folded
   // window estimates it by strata: the ranks that factor a panel in the step
   // (their whole process column is simulated) and the others, whose mean
   // stands for every rank folded away.
@@ -53,8 +53,7 @@ struct RunResult {
   bool completed = true;
   std::string failure; // why not completed, empty if completed
   std::vector<StepRecord> step_records;
-  // Fast mode's sampling error of Rmax, relative (README, "Fast mode:
-  // integrating the curve"): the jackknife over its interior windows, of which
+  // Fast mode's sampling error of Rmax, relative (docs/fast-mode.md, "integrating the curve"): the jackknife over its interior windows, of which
   // there were `sampling_windows`; negative when not estimated (other modes,
   // fewer than two interior windows, or every step simulated).
   double rmax_sampling_error_fraction = -1.0;
@@ -67,7 +66,7 @@ struct RunResult {
   std::uint64_t activities = 0;
   double wall_s = 0.0;
   double peak_rss_bytes = 0.0; // of the main process
-  // Fast mode's window processes (README, "Fast mode", point 10): how many
+  // Fast mode's window processes (docs/fast-mode.md, point 10): how many
   // ran at once, and the largest one's peak RSS (each window's is in
   // `windows`). They share the main process's pages until they write them;
   // peak_rss_bound_bytes (sim/report/report.hpp) bounds the run's memory.

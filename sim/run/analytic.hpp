@@ -8,7 +8,7 @@
 
 namespace hplsim::sim {
 
-/// Per-step records from closed-form phase times (README, "Analytic mode").
+/// Per-step records from closed-form phase times (docs/architecture.md).
 std::vector<StepRecord> analytic_steps(const ResolvedScenario& scenario);
 
 } // namespace hplsim::sim

@@ -172,16 +172,15 @@ struct FastConfig {
   FoldBand band = FoldBand::ColumnBand;
   int pivot_group = 1;
   bool ring_aggregate = true;
-  // Auto: on in folded windows only (README, "Fast mode: collective pivot
+  // Auto: on in folded windows only (docs/fast-mode.md, "collective pivot
   // exchange": its error was measured there).
   Fold pivot_collective = Fold::Auto;
-  // Auto: with pivot_collective on a GPU HPL run (README, "Fast mode:
-  // collective panel factorization").
+  // Auto: with pivot_collective on a GPU HPL run (docs/fast-mode.md, "collective panel factorization").
   Fold panel_collective = Fold::Auto;
-  int swap_roll_group = 1; // step by step (README, "Fast mode: grouped swap roll": tried, optimistic)
+  int swap_roll_group = 1; // step by step (docs/fast-mode.md, "grouped swap roll": tried, optimistic)
   int fold_above_ranks = 4096;
   int workers = 0; // 0: the CPUs the run may use, at most 8
-  // Measured against a 1,000-window run (README, "Fast mode: integrating the curve").
+  // Measured against a 1,000-window run (docs/fast-mode.md, "integrating the curve").
   CurveRule interpolation = CurveRule::MonotoneCubic;
 };
 

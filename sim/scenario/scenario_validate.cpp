@@ -246,8 +246,8 @@ void check_hpl(const MessageCheck& h) {
 
 void check_mxp(const MessageCheck& m) {
   m.at_least("gpus_per_rank", 1);
-  // HPL-MxP caps iterative refinement at 50 iterations (reference
-  // implementation, see REFERENCE.md "HPL algorithm"); more cannot happen.
+  // HPL-MxP caps iterative refinement at 50 iterations (rocHPL-MxP,
+  // src/pgesv/hplmxp_iterative_refinement.cpp: maxits = 50); more cannot happen.
   m.in_range("refinement_iterations", 1, true, 50, true);
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// Fast mode's window processes (README, "Fast mode", point 10): a window runs
+// Fast mode's window processes (docs/fast-mode.md, point 10): a window runs
 // in a fork of the whole simulator (SimGrid's engine included: it allows one
 // engine per process), which sends its answer back through a pipe.
 #include <functional>

@@ -104,9 +104,9 @@ traces::MxpConfig mxp_config(const ResolvedScenario& sc) {
   c.depth = w.depth;
   const bool gpu = sc.machine.node.gpus_per_node() > 0;
   c.gpus_per_rank = gpu ? w.mxp.gpus_per_rank : 1;
-  c.storage = traces::BF16; // Aurora HPL-MxP: BF16 storage (REFERENCE.md)
+  c.storage = traces::BF16; // Aurora HPL-MxP: BF16 storage (Aurora paper, arXiv 2604.09517)
   // The low-precision panel work (diagonal LU, panel TRSMs) runs on the CPUs,
-  // with AMX where the node has it (REFERENCE.md: "AMX on the CPUs accelerates
+  // with AMX where the node has it (Aurora paper, arXiv 2604.09517: "AMX on the CPUs accelerates
   // ... the low-precision panel factorization"); the refinement is FP64 on the CPUs.
   c.panel_resource = traces::CPU;
   c.refinement_resource = traces::CPU;

@@ -86,7 +86,7 @@ TEST(AuroraCalibration, GpuFp64PeaksAddUpToThePublishedNodePeak) {
   EXPECT_NEAR(6.0 * k.at("gpu.gemm.bf16").peak_flops_per_s(), 2645e12, 0.002 * 2645e12);
   // The DGEMM ceiling is ALCF's measured DGEMM, 179 TFlop/s per node / 6 GPUs
   // (5 significant digits in the record), not a fit to the 1-node HPL figure:
-  // that figure is predicted from it (README, "Aurora").
+  // that figure is predicted from it (docs/aurora.md).
   EXPECT_NEAR(6.0 * k.at("gpu.gemm.fp64").peak_flops_per_s(), 179e12, 1e-4 * 179e12);
   EXPECT_EQ(k.at("gpu.gemm.fp64").max_efficiency(), 1.0);
   EXPECT_EQ(k.at("gpu.gemm.fp64").source().rfind("MEASURED", 0), 0u);

@@ -52,7 +52,7 @@ TEST(KernelModels, GemmWorkedNumber) {
   *c.add_kernels() = compute_record("gpu.gemm.fp64", 1e12, 0.8, 100.0, 1e-5);
   const hm::KernelModels models(c);
   // s = 3/(1/1000 + 1/1000 + 1/100) = 250; eff = 0.8 * 250/350 = 0.571429;
-  // t = 1e-5 + 2e8 / (1e12 * 0.571429) = 1e-5 + 3.5e-4 = 3.6e-4 s (README worked number).
+  // t = 1e-5 + 2e8 / (1e12 * 0.571429) = 1e-5 + 3.5e-4 = 3.6e-4 s (models/README.md, worked number).
   EXPECT_NEAR(models.seconds(shape(ht::KERNEL_GEMM, 1000, 1000, 100, ht::GPU)), 3.6e-4, 1e-12);
 }
 

@@ -75,7 +75,7 @@ TEST(CliTopo, AuroraMatchesThePublishedCountsAndBandwidths) {
   const CliResult r = run_hplsim({"topo", source_path("scenarios/aurora-hpl-sc24.textproto"), "--json"}, dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json topo = json::parse(r.out);
-  // Aurora paper (arXiv 2604.09517; REFERENCE notes, also cited in
+  // Aurora paper (arXiv 2604.09517; docs/sources.md; also cited in
   // scenarios/aurora-hpl-sc24.textproto): 10,624 nodes x 8 NICs = 84,992 NICs;
   // 166 compute groups x 32 switches = 5,312 switches.
   EXPECT_EQ(topo.at("nodes").get<long>(), 10624);
@@ -439,8 +439,7 @@ std::vector<std::vector<std::string>> steps_rows(const fs::path& dir) {
   return rows;
 }
 
-// steps.csv's windows as curve nodes, as fast mode builds them (README,
-// "Fast mode: integrating the curve"): the head window's last step, each
+// steps.csv's windows as curve nodes, as fast mode builds them (docs/fast-mode.md, "integrating the curve"): the head window's last step, each
 // interior window's mean at its mean step, the tail window's first step.
 std::vector<std::pair<double, double>> window_nodes(const std::vector<std::vector<std::string>>& rows) {
   std::vector<std::vector<std::size_t>> windows;
@@ -574,14 +573,13 @@ TEST(CliModes, FinalSolveFoldedAboveTheThresholdLeavesTheStepsUnfolded) {
   EXPECT_GT(refinement_s, 0.0);
   // The folded refinement can be optimistic (phantoms break the solves'
   // pipeline chain): measured 0.320 s with the scenario's CROSS_BAND, 0.119 s
-  // with COLUMN_BAND, against 0.334 s unfolded on this slice (README, "Fast
-  // mode: the final solve"). It must not come out longer.
+  // with COLUMN_BAND, against 0.334 s unfolded on this slice (docs/fast-mode.md, "the final solve"). It must not come out longer.
   EXPECT_LE(refinement_s, read_summary(whole)["refinement_s"].get<double>());
 }
 
 TEST(CliModes, CrossBandFoldFollowsTheUnfoldedMxpRun) {
   // The same 64-rank HPL-MxP slice, fast mode: unfolded, then folded with
-  // COLUMN_BAND and CROSS_BAND. Measured (README, "Fast mode"): unfolded
+  // COLUMN_BAND and CROSS_BAND. Measured (docs/fast-mode.md): unfolded
   // 1358.7 TF/s, COLUMN_BAND 1581.1 (+16.4%: its phantoms break the
   // refinement's row-wise chain of partial sums, 0.116 s against 0.334 s),
   // CROSS_BAND 1370.7 (+0.9%, refinement 0.319 s). The bounds leave room for

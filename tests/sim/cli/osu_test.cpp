@@ -65,7 +65,7 @@ TEST(OsuOutput, PrintsOsuFormatForEverySizeUpTo4MiB) {
 }
 
 // ---------------------------------------------------------------- MareNostrum 4
-// REFERENCE (BSC performance reports, best MPI stacks, Omni-Path 100 Gb/s) [P]:
+// BSC performance reports (best MPI stacks, Omni-Path 100 Gb/s) [P] (docs/sources.md):
 // osu_latency 8 B ~1.1 us, 8 KiB ~3.6 us, 4 MiB ~360 us; osu_bw 4 MiB
 // ~12.0 GB/s; osu_bibw 4 MiB ~23.7 GB/s. Tolerance 10% (issue 3's bar).
 
@@ -128,7 +128,7 @@ TEST(OsuMareNostrum4, CalibratingOnTheSimulatedOutputGivesThePresetBack) {
 }
 
 // ---------------------------------------------------------------- BXI v2
-// REFERENCE (Portals4-on-BXI study) [P]: 100 Gb/s, 12.5 GB/s theoretical,
+// Portals4-on-BXI study [P] (docs/sources.md): 100 Gb/s, 12.5 GB/s theoretical,
 // ~11 GB/s measured saturation. Fit target of the preset's bandwidth factor
 // (11 / 12.5 = 0.88): simulated 10,999.10 MB/s.
 
