@@ -11,6 +11,7 @@
 #include "sim/report/plot_svg.hpp"
 #include "sim/report/report.hpp"
 #include "sim/run/simulate.hpp"
+#include "sim/scenario/memory_fit.hpp"
 #include "sim/scenario/scenario_defaults.hpp"
 #include "sim/support/child_process.hpp"
 #include "sim/support/output_files.hpp"
@@ -55,6 +56,7 @@ struct RunArgs {
   ScenarioOverrides overrides;
   unsigned long long seed = 0;
   bool seed_given = false;
+  bool dry_run = false;
 };
 
 int run(RunArgs a) {
@@ -63,6 +65,16 @@ int run(RunArgs a) {
   if (a.out_dir.empty()) a.out_dir = "hplsim-out/" + std::filesystem::path(a.path).stem().string();
   const LoadedScenario loaded = load_scenario(a.path, a.overrides);
   const ResolvedScenario sc = resolve(loaded);
+  if (a.dry_run) {
+    std::cout << sc.name << ": " << to_string(sc.workload.benchmark) << ", N " << sc.workload.n << ", NB "
+              << sc.workload.nb << ", " << sc.workload.p << " x " << sc.workload.q << " on " << sc.workload.nodes
+              << " nodes (" << sc.workload.ranks_per_node << " ranks per node), mode "
+              << to_string(effective_mode(sc)) << "\n"
+              << memory_report(sc) << "\n";
+    return 0;
+  }
+  // A configuration real HPL could not allocate is refused before anything runs.
+  check_memory_fits(sc);
   // Before any simulation: a path that cannot take the outputs is found now,
   // not after the run.
   prepare_output_dir(a.out_dir);
@@ -94,6 +106,10 @@ Command add_run_command(CLI::App& app) {
       ->check(CLI::IsMember({"reference", "fast", "analytic", "auto"}));
   run_cmd->add_option("--seed", args->seed, "Random seed (default: the scenario's)");
   run_cmd->add_option("--out", args->out_dir, "Output directory (default: hplsim-out/<scenario name>)");
+  run_cmd->add_flag("--dry-run", args->dry_run,
+                    "Print the configuration and its memory use per rank and per device, and stop");
+  run_cmd->add_flag("--allow-oversubscription", args->overrides.allow_oversubscription,
+                    "Simulate even if the matrix does not fit in the declared memory (fits_in_memory: false)");
   add_scenario_flags(run_cmd, args->overrides);
   return {run_cmd, [args, run_cmd]() {
             args->seed_given = run_cmd->count("--seed") > 0;

@@ -170,6 +170,8 @@ void write_summary_json(const RunResult& result, const std::string& path) {
   j["completed"] = result.completed;
   j["failure"] =
       result.failure.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(result.failure);
+  j["fits_in_memory"] =
+      result.fits_in_memory ? nlohmann::ordered_json(*result.fits_in_memory) : nlohmann::ordered_json(nullptr);
   if (result.benchmark == "hpl-mxp") {
     j["refinement_s"] = result.refinement_s;
     j["refinement_iterations"] = result.refinement_iterations;
@@ -329,6 +331,8 @@ void print_summary(const RunResult& result, std::ostream& out) {
   else
     out << "Outcome: FAILED: "
         << (result.failure.empty() ? std::string("(no reason recorded)") : result.failure) << '\n';
+  if (result.fits_in_memory == false)
+    out << "Memory: the matrix does NOT fit in the declared memory (simulated anyway, as asked)\n";
   out << "Simulator: wall " << printf_string("%.3f", result.wall_s) << " s, " << result.activities
       << " activities";
   if (result.wall_s > 0.0)

@@ -55,7 +55,8 @@ double step_rate_tflops(const StepRecord& record);
 /// ranks, depth, steps, time_s, rmax_tflops, rmax_flops_per_s, phase_totals_s
 /// {pfact, bcast, swap, trsm, gemm, solve}, phase_mean_totals_s (the same
 /// keys), dominant_phases [{phase, first_step, last_step}], crossover_step,
-/// crossover_fraction, completed, failure, and for hpl-mxp refinement_s, refinement_iterations.
+/// crossover_fraction, completed, failure, fits_in_memory (null when the
+/// machine declares no memory), and for hpl-mxp refinement_s, refinement_iterations.
 /// No wall-clock figure, path or timestamp. Doubles are written as the shortest
 /// text that reads back to the same value; non-finite ones as null.
 /// Throws OutputError (sim/support/errors.hpp) when the file cannot be written.

@@ -4,6 +4,7 @@
 // summary.json, steps.csv, the stdout line and plots (sim/report/).
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,9 @@ struct RunResult {
   double time_s = 0.0;           // simulated wall time of the run
   double rmax_flops_per_s = 0.0; // (2/3 N^3 + 3/2 N^2) / time_s for HPL
   bool completed = true;
+  // Whether the worst rank's matrix and buffers fit in the memory the machine
+  // declares (sim/scenario/memory_fit.hpp); unset when no memory is declared.
+  std::optional<bool> fits_in_memory;
   std::string failure; // why not completed, empty if completed
   std::vector<StepRecord> step_records;
   // Fast mode's sampling error of Rmax, relative (docs/fast-mode.md, "integrating the curve"): the jackknife over its interior windows, of which

@@ -7,6 +7,7 @@
 #include "sim/fast/fast_run.hpp"
 #include "sim/run/analytic.hpp"
 #include "sim/run/reference.hpp"
+#include "sim/scenario/memory_fit.hpp"
 
 namespace hplsim::sim {
 
@@ -43,6 +44,7 @@ RunResult base_result(const ResolvedScenario& sc, const char* mode) {
   r.depth = sc.workload.depth;
   r.seed = sc.options.seed;
   r.steps = sc.workload.steps();
+  r.fits_in_memory = fits_in_memory(sc);
   return r;
 }
 

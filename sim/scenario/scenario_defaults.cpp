@@ -61,6 +61,7 @@ NodeConfig resolve_node(const Node& n) {
   set_if(n.has_copy_engines(), n.copy_engines(), out.copy_engines);
   set_if(n.has_copy_overlap(), n.copy_overlap(), out.copy_overlap);
   if (n.has_gpu_memory_bytes()) out.gpu_memory_bytes = n.gpu_memory_bytes();
+  if (n.has_host_memory_bytes()) out.host_memory_bytes = n.host_memory_bytes();
   set_if(n.has_amx(), n.amx(), out.amx);
   return out;
 }
@@ -194,6 +195,8 @@ ResolvedScenario resolve(const LoadedScenario& loaded) {
     out.workload.panel_threads = std::max(1, out.machine.node.cores_per_node() / out.workload.ranks_per_node);
   if (s.options().has_mode()) out.options.mode = static_cast<Mode>(s.options().mode());
   set_if(s.options().has_seed(), s.options().seed(), out.options.seed);
+  set_if(s.options().has_allow_memory_oversubscription(), s.options().allow_memory_oversubscription(),
+         out.options.allow_memory_oversubscription);
   const FastOptions& f = s.options().fast();
   if (f.has_fold()) out.options.fast.fold = static_cast<Fold>(f.fold());
   set_if(f.has_fold_nodes(), f.fold_nodes(), out.options.fast.fold_nodes);

@@ -68,7 +68,8 @@ struct NodeConfig {
   double shm_latency_s = 0.0;
   int copy_engines = 2; // per GPU
   bool copy_overlap = true;
-  std::optional<double> gpu_memory_bytes; // per GPU; unset = not modelled
+  std::optional<double> gpu_memory_bytes;  // per GPU; unset = not modelled
+  std::optional<double> host_memory_bytes; // per node; unset = not modelled
   bool amx = false;
   double panel_serial_fraction = 0.05;
   double memory_bandwidth_bytes_per_s = 0.0; // per socket; 0 = not given (no multi-thread streaming)
@@ -187,6 +188,7 @@ struct FastConfig {
 struct OptionsConfig {
   Mode mode = Mode::Auto;
   std::uint64_t seed = 1;
+  bool allow_memory_oversubscription = false;
   FastConfig fast;
 };
 

@@ -210,6 +210,10 @@ void apply_overrides(Scenario& scenario, const ScenarioOverrides& o, detail::Ove
     scenario.mutable_options()->set_seed(*o.seed);
     flag("seed", "options.seed", *o.seed);
   }
+  if (o.allow_oversubscription) {
+    scenario.mutable_options()->set_allow_memory_oversubscription(true);
+    log.record("options.allow_memory_oversubscription", "--allow-oversubscription");
+  }
 }
 
 LoadedScenario load(const std::string& text, const std::string& path, const ScenarioOverrides& overrides) {

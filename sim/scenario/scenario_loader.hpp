@@ -29,6 +29,7 @@ struct ScenarioOverrides {
   std::optional<long long> n, nb;
   std::optional<std::string> mode; // reference|analytic|fast|auto
   std::optional<unsigned long long> seed;
+  bool allow_oversubscription = false; // --allow-oversubscription
 };
 
 /// Parses, applies overrides, validates. Throws ScenarioError.

@@ -120,6 +120,7 @@ void check_node(const MessageCheck& n) {
   n.non_negative("shm_latency_s");
   n.at_least("copy_engines", 1);
   n.positive("gpu_memory_bytes");
+  n.positive("host_memory_bytes");
   n.positive("memory_bandwidth_bytes_per_s");
 }
 

@@ -54,7 +54,13 @@ void write_file_atomically(const std::string& path, const std::function<void(std
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw OutputError(path + ": cannot create: " + std::strerror(errno));
-    write(out);
+    try {
+      write(out);
+    } catch (...) {
+      out.close();
+      std::remove(tmp.c_str());
+      throw;
+    }
     out.flush();
     if (!out) {
       std::remove(tmp.c_str());

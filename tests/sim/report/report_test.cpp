@@ -171,7 +171,8 @@ TEST_F(ReportFiles, SummaryHasKeysInOrderAndValues) {
                                              "crossover_step",
                                              "crossover_fraction",
                                              "completed",
-                                             "failure"};
+                                             "failure",
+                                             "fits_in_memory"};
   EXPECT_EQ(keys, expected);
   EXPECT_TRUE(j["rmax_sampling_error_fraction"].is_null());  // not a fast-mode result
   EXPECT_EQ(j["time_s"].get<double>(), 0.1 + 0.2);           // exact: shortest round-trip text
