@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "sim/cli/commands.hpp"
+#include "sim/report/faults_report.hpp"
 #include "sim/report/plot_svg.hpp"
 #include "sim/report/report.hpp"
 #include "sim/run/simulate.hpp"
@@ -91,8 +92,10 @@ int run(RunArgs a) {
   write_steps_csv(result, a.out_dir + "/steps.csv");
   write_stats_json(result, a.out_dir + "/stats.json");
   write_phase_plot_svg(result, a.out_dir + "/phases.svg");
+  if (result.has_faults) write_faults_csv(result, a.out_dir + "/faults.csv");
   print_summary(result, std::cout);
-  std::cout << "outputs: " << a.out_dir << "/{summary.json,steps.csv,stats.json,phases.svg}\n";
+  std::cout << "outputs: " << a.out_dir << "/{summary.json,steps.csv,stats.json,phases.svg"
+            << (result.has_faults ? ",faults.csv" : "") << "}\n";
   return 0;
 }
 

@@ -18,7 +18,9 @@ BuiltMachine build_machine(const ResolvedScenario& sc, const std::function<void(
   m.variability = std::make_unique<models::Variability>(sc.machine.variability, m.topology->node_count(),
                                                         std::max(1, sc.machine.node.gpus_per_node()),
                                                         sc.options.seed, sc.base_dir);
+  m.faults = build_timeline(sc, *m.topology, 0, kFaultHorizon_s);
   PlatformSpec spec = make_platform_spec(sc, *m.topology, *m.variability);
+  spec.degradations = m.faults.degradations;
   if (adjust) adjust(spec);
   m.platform = std::make_unique<Platform>(std::move(spec));
   if (sc.machine.protocol.ByteSizeLong() > 0) {

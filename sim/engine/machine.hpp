@@ -13,6 +13,7 @@
 #include "models/protocol_model.hpp"
 #include "models/variability.hpp"
 #include "sim/engine/platform.hpp"
+#include "sim/faults/timeline.hpp"
 #include "sim/scenario/scenario_defaults.hpp"
 #include "topologies/topology.hpp"
 
@@ -25,7 +26,12 @@ struct BuiltMachine {
   std::unique_ptr<models::Variability> variability;
   std::unique_ptr<Platform> platform;
   std::unique_ptr<models::ProtocolModel> protocol; // null when the scenario gives no protocol
+  FaultTimeline faults;                            // the scenario's own run (run 0)
 };
+
+/// Fault processes are drawn over this much simulated time: past any run's end
+/// (an event after the end is reported as not reached).
+inline constexpr double kFaultHorizon_s = 7.0 * 24.0 * 3600.0;
 
 /// Builds the scenario's machine in this process's (new) SimGrid engine: the
 /// topology, kernel models, variability (seeded by the scenario), platform and

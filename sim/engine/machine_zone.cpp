@@ -179,6 +179,10 @@ double MachineZone::take_announced(int from_rank, int to_rank) const {
   return bytes;
 }
 
+bool MachineZone::crosses_down_link(const std::vector<topo::Hop>& path) const {
+  return std::any_of(path.begin(), path.end(), [this](const topo::Hop& hop) { return !topo_links_[link_index(hop)]->is_on(); });
+}
+
 std::size_t MachineZone::active_flows(std::size_t index, double now) const {
   auto& ends = flow_ends_[index];
   ends.erase(std::remove_if(ends.begin(), ends.end(), [now](double e) { return e <= now; }), ends.end());
@@ -227,6 +231,7 @@ void MachineZone::route_adaptive(int src_switch, int dst_switch, std::uint64_t s
     // shared with the flows already routed over it (max-min fair share).
     double best_rate = 0.0;
     for (std::size_t c = 0; c < candidates_.size(); ++c) {
+      if (links_down_ > 0 && crosses_down_link(candidates_[c])) continue;
       double rate = std::numeric_limits<double>::infinity(), latency_s = 0.0;
       for (const auto& hop : candidates_[c]) {
         const std::size_t index = link_index(hop);
@@ -242,12 +247,14 @@ void MachineZone::route_adaptive(int src_switch, int dst_switch, std::uint64_t s
       }
     }
     hops_.swap(candidates_[best]);
+    if (best_rate <= 0.0) return; // every candidate crosses a link that is off: the transfer will fail
     const double end = now + bytes / best_rate;
     for (const auto& hop : hops_)
       flow_ends_[link_index(hop)].push_back(end);
     return;
   }
   for (std::size_t c = 0; c < candidates_.size(); ++c) {
+    if (links_down_ > 0 && crosses_down_link(candidates_[c])) continue;
     const double links = static_cast<double>(candidates_[c].size() + 2);
     const double cost = links * (1.0 + path_load(candidates_[c]));
     if (cost < best_cost) {
@@ -261,6 +268,21 @@ void MachineZone::route_adaptive(int src_switch, int dst_switch, std::uint64_t s
     routed_now_[link_index(hop)] += 1.0F;
     routed_now_touched_.push_back(link_index(hop));
   }
+}
+
+void MachineZone::set_link_on(int topology_link, bool on) {
+  // Counted before the links go off: turning a link off wakes the actors whose
+  // transfers fail, and their retries may be routed before this call returns.
+  if (!on) ++links_down_;
+  for (int dir = 0; dir < 2; ++dir) {
+    sg4::Link* link = topo_links_[2 * static_cast<std::size_t>(topology_link) + dir];
+    if (link->is_on() == on) continue;
+    if (on)
+      link->turn_on();
+    else
+      link->turn_off();
+  }
+  if (on) --links_down_;
 }
 
 void MachineZone::route(Endpoint a, Endpoint b, std::vector<sg4::Link*>& out) const {

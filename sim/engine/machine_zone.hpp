@@ -39,6 +39,8 @@ public:
   /// before starting it, so adaptive routing can weigh candidate paths by the
   /// flows they already carry (docs/network.md).
   void announce_flow(int from_rank, int to_rank, double bytes);
+  /// A topology link down (both directions) or up again (link flaps).
+  void set_link_on(int topology_link, bool on);
   /// Route queries that are not flows (latency estimates) register nothing.
   void set_querying(bool querying) { querying_ = querying; }
 
@@ -51,6 +53,7 @@ private:
   double take_announced(int from_rank, int to_rank) const;
   std::size_t active_flows(std::size_t index, double now) const;
   double path_load(const std::vector<topo::Hop>& path) const;
+  bool crosses_down_link(const std::vector<topo::Hop>& path) const;
 
   const PlatformSpec& spec_;
   std::vector<Endpoint> endpoints_; // by netpoint id
@@ -68,6 +71,7 @@ private:
   std::vector<sg4::Link*> upi_;                 // per node: [2*n] socket0->1, [2*n+1] socket1->0
   std::vector<sg4::Link*> shm_;                 // per node
   std::size_t all_links_ = 0;
+  int links_down_ = 0; // topology links currently off: adaptive routing avoids them
   mutable std::vector<topo::Hop> hops_;                    // scratch
   mutable std::vector<std::vector<topo::Hop>> candidates_; // scratch (adaptive)
   // Flows routed at the current simulated instant, per fabric link direction:

@@ -27,6 +27,7 @@ OsuResult simulate_osu(const ResolvedScenario& sc, const OsuBench& args) {
   two.workload.benchmark = Benchmark::Hpl;
   two.machine.variability = {};
   two.machine.placement.gpu_aware_mpi = false;
+  two.faults.Clear();
   BuiltMachine m = build_machine(two, [&args](PlatformSpec& spec) {
     spec.node_map = {args.node_a, args.node_b};
     spec.gpus_per_rank = 0;

@@ -1,5 +1,7 @@
 #include "sim/engine/pending_ops.hpp"
 
+#include "sim/engine/faults_runtime.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -15,7 +17,15 @@ void PendingOps::hold_until(double time_s) {
 void PendingOps::finish(std::size_t i) {
   Pending p = std::move(pending_[i]);
   pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(i));
-  p.activity->wait();
+  while (true) {
+    try {
+      p.activity->wait();
+      break;
+    } catch (const simgrid::NetworkFailureException&) {
+      if (faults_ == nullptr || !p.reissue) throw;
+      p.activity = faults_->retry_async(p.sender, p.tries, p.reissue);
+    }
+  }
   hold_until(p.not_before_s);
   if (p.extra_s > 0.0) {
     sg4::this_actor::sleep_for(p.extra_s);

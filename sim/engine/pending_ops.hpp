@@ -4,6 +4,7 @@
 // records its time in the rank's phase accounts (sim/engine/phase_accounts.hpp).
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include <simgrid/s4u.hpp>
@@ -12,11 +13,15 @@
 
 namespace hplsim::sim {
 
+class FaultsRuntime;
+
 enum class OpKind { Exec, Comm, Copy };
 
 class PendingOps {
 public:
-  PendingOps(int rank, PhaseAccounts& accounts) : rank_(rank), accounts_(accounts) {}
+  /// `faults`: the retry handler for transfers that fail (nullptr: none).
+  PendingOps(int rank, PhaseAccounts& accounts, FaultsRuntime* faults = nullptr)
+      : rank_(rank), accounts_(accounts), faults_(faults) {}
 
   /// An op launched at `start_s` in step position `pos`, of `phase` (-1: none).
   void launch(std::uint32_t tag, simgrid::s4u::ActivityPtr activity, std::size_t pos, int phase, double start_s,
@@ -26,6 +31,12 @@ public:
   /// The op launched last: the latency of the further messages an aggregated
   /// receive stands for, waited after it completes.
   void set_last_extra_s(double extra_s) { pending_.back().extra_s = extra_s; }
+  /// The op launched last is a transfer that `reissue` starts again when it
+  /// fails (a link flap); `sender` says whose retry handler waits.
+  void set_last_retry(bool sender, std::function<simgrid::s4u::ActivityPtr()> reissue) {
+    pending_.back().sender = sender;
+    pending_.back().reissue = std::move(reissue);
+  }
   /// The op launched last completes no earlier than this (a phantom device message's rate cap).
   void set_last_not_before_s(double time_s) { pending_.back().not_before_s = time_s; }
 
@@ -58,11 +69,15 @@ private:
     OpKind kind;
     double extra_s = 0.0;      // latency of the further messages an aggregated receive stands for
     double not_before_s = 0.0; // a phantom device message's capped completion
+    bool sender = false;       // a transfer: whose retry handler waits
+    std::function<simgrid::s4u::ActivityPtr()> reissue; // a transfer: starts it again
+    int tries = 0;             // retries so far
   };
   void finish(std::size_t i);
 
   int rank_;
   PhaseAccounts& accounts_;
+  FaultsRuntime* faults_;
   std::vector<Pending> pending_;
   std::vector<std::uint32_t> done_tags_; // async ops that ran synchronously
 };

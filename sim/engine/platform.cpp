@@ -15,7 +15,7 @@ Platform::Platform(PlatformSpec spec) : spec_(std::move(spec)) {
   cpu_hosts_.reserve(ranks_);
   for (int r = 0; r < ranks_; ++r) {
     const double factor = spec_.cpu_rate_factor ? spec_.cpu_rate_factor(node_of(r)) : 1.0;
-    sg4::Host* host = zone_->create_host("r" + std::to_string(r), {kWorkUnitsPerSecond * factor});
+    sg4::Host* host = zone_->create_host("r" + std::to_string(r), speeds(kWorkUnitsPerSecond * factor, node_of(r), -2));
     host->seal();
     zone_->register_host(host, {r, -1});
     cpu_hosts_.push_back(host);
@@ -24,8 +24,9 @@ Platform::Platform(PlatformSpec spec) : spec_(std::move(spec)) {
   for (int r = 0; r < ranks_; ++r)
     for (int g = 0; g < spec_.gpus_per_rank; ++g) {
       const double factor = spec_.gpu_rate_factor ? spec_.gpu_rate_factor(r, g) : 1.0;
+      const int node_gpu = (r % spec_.ranks_per_node) * spec_.gpus_per_rank + g;
       sg4::Host* host = zone_->create_host("g" + std::to_string(r) + "." + std::to_string(g),
-                                           {kWorkUnitsPerSecond * factor});
+                                           speeds(kWorkUnitsPerSecond * factor, node_of(r), node_gpu));
       host->seal();
       zone_->register_host(host, {r, g});
       gpu_hosts_.push_back(host);
@@ -35,6 +36,44 @@ Platform::Platform(PlatformSpec spec) : spec_(std::move(spec)) {
 }
 
 Platform::~Platform() = default;
+
+// A degradation applies to a host when it names the host's node and either
+// the whole node (gpu -1) or this host's GPU; `node_gpu` is -2 for a CPU host.
+namespace {
+bool applies(const DegradationEvent& d, int node, int node_gpu) {
+  return d.node == node && (d.gpu == -1 || d.gpu == node_gpu);
+}
+} // namespace
+
+std::vector<double> Platform::speeds(double base, int node, int node_gpu) const {
+  std::vector<double> pstates = {base};
+  for (const auto& d : spec_.degradations) {
+    if (!applies(d, node, node_gpu)) continue;
+    if (d.from_s <= 0.0)
+      pstates[0] *= d.rate_factor;
+    else
+      pstates.push_back(pstates.back() * d.rate_factor);
+  }
+  return pstates;
+}
+
+void Platform::set_link_on(int topology_link, bool on) const {
+  zone_->set_link_on(topology_link, on);
+}
+
+void Platform::degrade(int node, int gpu) const {
+  const int first = node * spec_.ranks_per_node;
+  for (int r = first; r < first + spec_.ranks_per_node; ++r) {
+    if (gpu == -1 && cpu_hosts_[r]->get_pstate() + 1 < cpu_hosts_[r]->get_pstate_count())
+      cpu_hosts_[r]->set_pstate(cpu_hosts_[r]->get_pstate() + 1);
+    for (int g = 0; g < spec_.gpus_per_rank; ++g) {
+      const int node_gpu = (r % spec_.ranks_per_node) * spec_.gpus_per_rank + g;
+      sg4::Host* h = gpu_hosts_[static_cast<std::size_t>(r) * spec_.gpus_per_rank + g];
+      if ((gpu == -1 || gpu == node_gpu) && h->get_pstate() + 1 < h->get_pstate_count())
+        h->set_pstate(h->get_pstate() + 1);
+    }
+  }
+}
 
 std::vector<std::string> Platform::route_names(int from_rank, int to_rank) const {
   std::vector<sg4::Link*> links;

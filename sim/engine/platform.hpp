@@ -51,8 +51,15 @@ public:
   /// The links from rank a's host to rank b's and their summed latency, as a
   /// lookup: adaptive routing does not count it as a flow.
   double query_route(int from_rank, int to_rank, std::vector<sg4::Link*>& links) const;
+  /// Takes a topology link (both directions) down or up (link flaps): comms
+  /// crossing it fail, adaptive routing avoids it while it is down.
+  void set_link_on(int topology_link, bool on) const;
+  /// Switches a degraded node's (or one GPU's) hosts to their degraded speed.
+  void degrade(int node, int gpu) const;
 
 private:
+  std::vector<double> speeds(double base, int node, int node_gpu) const;
+
   PlatformSpec spec_;
   int ranks_ = 0;
   MachineZone* zone_ = nullptr; // owned by SimGrid's engine

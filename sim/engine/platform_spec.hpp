@@ -7,6 +7,7 @@
 
 #include <simgrid/s4u.hpp>
 
+#include "sim/faults/timeline.hpp"
 #include "sim/scenario/scenario_defaults.hpp"
 #include "topologies/topology.hpp"
 
@@ -38,6 +39,10 @@ struct PlatformSpec {
   // Rate factors (variability): per run node (CPU), per (rank, gpu).
   std::function<double(int node)> cpu_rate_factor;
   std::function<double(int rank, int gpu)> gpu_rate_factor;
+  // Degraded nodes or GPUs (faults.degradations): from the start (from_s 0)
+  // their speed is multiplied by rate_factor; later ones get a second power
+  // state that Platform::degrade switches to.
+  std::vector<DegradationEvent> degradations;
 };
 
 } // namespace hplsim::sim

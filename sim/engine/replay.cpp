@@ -1,6 +1,7 @@
 #include "sim/engine/replay.hpp"
 
 #include "models/random_streams.hpp"
+#include "sim/engine/faults_runtime.hpp"
 #include "sim/engine/pending_ops.hpp"
 #include "sim/engine/phase_accounts.hpp"
 #include "sim/engine/pivot_exchange.hpp"
@@ -270,16 +271,38 @@ private:
                                                  message_latency_s(from == rank_ ? to : from, bytes) +
                                                  static_cast<double>(bytes) / rate
                                            : 0.0;
-    sg4::CommPtr comm = sg4::Comm::sendto_async(st_.platform.cpu(from), st_.platform.cpu(to),
-                                                static_cast<std::uint64_t>(bytes));
+    const auto start = [this, from, to, bytes]() {
+      return sg4::Comm::sendto_async(st_.platform.cpu(from), st_.platform.cpu(to), static_cast<std::uint64_t>(bytes));
+    };
+    sg4::CommPtr comm = start();
     if (tag != 0) {
       pending_.launch(tag, comm, pos, phase, t0, OpKind::Comm);
       pending_.set_last_not_before_s(not_before_s);
+      // The phantom peer is not simulated: this rank's retry handler waits.
+      if (st_.options.faults) pending_.set_last_retry(true, start);
       return;
     }
-    comm->wait();
+    wait_transfer(comm, true, start);
     PendingOps::hold_until(not_before_s);
     accounts_.add(pos, phase, t0, sg4::Engine::get_clock());
+  }
+
+  // Waits for a transfer; after a network failure (a link flap) the retry
+  // handler starts it again with `start` (sim/engine/faults_runtime.hpp).
+  template <typename Start> void wait_transfer(sg4::CommPtr& comm, bool sender, const Start& start) {
+    if (st_.options.faults == nullptr) {
+      comm->wait();
+      return;
+    }
+    st_.options.faults->with_retries(sender, [&]() {
+      if (!comm) comm = start();
+      try {
+        comm->wait();
+      } catch (const simgrid::NetworkFailureException&) {
+        comm = nullptr;
+        throw;
+      }
+    });
   }
 
   // GPU-aware MPI (docs/aurora.md): a device-buffer message's extra
@@ -302,11 +325,22 @@ private:
                               t0, s.device());
     device_overhead(s.device());
     sg4::Mailbox* mb = mailbox(rank_, s.peer());
-    st_.platform.announce_flow(rank_, s.peer(), static_cast<double>(s.bytes()));
-    sg4::CommPtr comm = mb->put_init(&g_payload, static_cast<std::uint64_t>(s.bytes()));
-    start_comm(comm, s.device());
-    if (s.has_async_tag()) return pending_.launch(s.async_tag(), comm, pos, phase, t0, OpKind::Comm);
-    comm->wait();
+    const int peer = s.peer();
+    const auto bytes = static_cast<std::uint64_t>(s.bytes());
+    const bool device = s.device();
+    const auto start = [this, mb, peer, bytes, device]() {
+      st_.platform.announce_flow(rank_, peer, static_cast<double>(bytes));
+      sg4::CommPtr comm = mb->put_init(&g_payload, bytes);
+      start_comm(comm, device);
+      return comm;
+    };
+    sg4::CommPtr comm = start();
+    if (s.has_async_tag()) {
+      pending_.launch(s.async_tag(), comm, pos, phase, t0, OpKind::Comm);
+      if (st_.options.faults) pending_.set_last_retry(true, start);
+      return;
+    }
+    wait_transfer(comm, true, start);
     accounts_.add(pos, phase, t0, sg4::Engine::get_clock());
   }
 
@@ -320,11 +354,16 @@ private:
                        r.device());
     } else {
       sg4::Mailbox* mb = mailbox(r.peer(), rank_);
+      const auto start = [this, mb]() { return mb->get_async<int>(&recv_slot_); };
       if (r.has_async_tag()) {
-        sg4::CommPtr comm = mb->get_async<int>(&recv_slot_);
+        sg4::CommPtr comm = start();
         pending_.launch(r.async_tag(), comm, pos, phase, t0, OpKind::Comm);
+        if (st_.options.faults) pending_.set_last_retry(false, start);
       } else {
-        mb->get<int>();
+        if (st_.options.faults)
+          st_.options.faults->with_retries(false, [mb]() { mb->get<int>(); });
+        else
+          mb->get<int>();
         accounts_.add(pos, phase, t0, sg4::Engine::get_clock());
       }
     }
@@ -376,7 +415,7 @@ private:
   int rank_;
   std::mt19937_64 rng_;
   PhaseAccounts accounts_;
-  PendingOps pending_{rank_, accounts_};
+  PendingOps pending_{rank_, accounts_, st_.options.faults};
   std::vector<std::pair<int, sg4::Mailbox*>> out_, in_;
   int* recv_slot_ = nullptr;
   std::vector<std::pair<int, double>> route_latency_cache_;            // peer, path latency to this rank
@@ -425,7 +464,13 @@ std::vector<sg4::ActorPtr> Replay::start() {
   for (int r = 0; r < st->platform.ranks(); ++r) {
     if (st->options.active_ranks && !(*st->options.active_ranks)[static_cast<std::size_t>(r)]) continue;
     actors.push_back(sg4::Actor::create("rank" + std::to_string(r), st->platform.cpu(r),
-                                        [st, r]() { RankRunner(*st, r)(); }));
+                                        [st, r]() {
+                                          try {
+                                            RankRunner(*st, r)();
+                                          } catch (const RunAborted&) {
+                                            // the run aborted (a fault): this rank stops here
+                                          }
+                                        }));
   }
   return actors;
 }

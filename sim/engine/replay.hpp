@@ -19,6 +19,8 @@
 
 namespace hplsim::sim {
 
+class FaultsRuntime;
+
 struct ReplayOptions {
   std::int64_t steps = 0; // panel steps; step `steps` is the final solve
   std::int64_t n = 0, nb = 0;
@@ -45,6 +47,9 @@ struct ReplayOptions {
   const std::vector<bool>* active_ranks = nullptr;
   /// Steps to replay, in order (empty = all of [0, steps]).
   std::vector<std::int64_t> step_list;
+  /// Faults inside the run (sim/engine/faults_runtime.hpp): the retry handler
+  /// the transfers use. nullptr: no fault, and no retry code on any path.
+  FaultsRuntime* faults = nullptr;
 };
 
 struct ReplayStats {

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/report/faults_report.hpp"
 #include "sim/support/output_files.hpp"
 
 namespace hplsim::sim {
@@ -172,6 +173,7 @@ void write_summary_json(const RunResult& result, const std::string& path) {
       result.failure.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(result.failure);
   j["fits_in_memory"] =
       result.fits_in_memory ? nlohmann::ordered_json(*result.fits_in_memory) : nlohmann::ordered_json(nullptr);
+  if (result.has_faults) j["faults"] = faults_summary_json(result);
   if (result.benchmark == "hpl-mxp") {
     j["refinement_s"] = result.refinement_s;
     j["refinement_iterations"] = result.refinement_iterations;
@@ -331,6 +333,7 @@ void print_summary(const RunResult& result, std::ostream& out) {
   else
     out << "Outcome: FAILED: "
         << (result.failure.empty() ? std::string("(no reason recorded)") : result.failure) << '\n';
+  if (result.has_faults) print_faults(result, out);
   if (result.fits_in_memory == false)
     out << "Memory: the matrix does NOT fit in the declared memory (simulated anyway, as asked)\n";
   out << "Simulator: wall " << printf_string("%.3f", result.wall_s) << " s, " << result.activities

@@ -1,8 +1,11 @@
 #include "sim/run/reference.hpp"
 
+#include <memory>
 #include <string>
 
+#include "sim/engine/faults_runtime.hpp"
 #include "sim/engine/machine.hpp"
+#include "sim/run/fault_outcomes.hpp"
 #include "sim/engine/replay.hpp"
 #include "sim/engine/replay_setup.hpp"
 #include "sim/workload/schedule_source.hpp"
@@ -15,8 +18,14 @@ void run_reference(const ResolvedScenario& sc, const std::function<void(double)>
   check_kernel_coverage(sc, *source, *m.kernels);
   ReplayOptions ro = replay_options(sc);
   ro.progress = progress;
+  std::unique_ptr<FaultsRuntime> faults;
+  if (!m.faults.empty()) {
+    faults = std::make_unique<FaultsRuntime>(*m.platform, m.faults);
+    ro.faults = faults.get();
+  }
   Replay replay(*m.platform, *m.kernels, m.protocol.get(), source->step_function(), ro);
   replay.start();
+  if (faults) faults->start();
   m.engine->run();
 
   r.step_records = replay.records();
@@ -24,11 +33,18 @@ void run_reference(const ResolvedScenario& sc, const std::function<void(double)>
   for (auto& rec : r.step_records)
     rec.how = "simulated";
   r.activities = replay.stats().activities();
+  if (faults && faults->log().abort_reason) {
+    finalize_result(r);
+    record_faults(m.faults, &faults->log(), r);
+    return;
+  }
   if (replay.finished_ranks() != replay.active_ranks()) {
     r.completed = false;
     r.failure = "deadlock: " + std::to_string(replay.active_ranks() - replay.finished_ranks()) +
                 " ranks did not finish their schedule";
   }
+  finalize_result(r);
+  if (faults) record_faults(m.faults, &faults->log(), r);
 }
 
 } // namespace hplsim::sim

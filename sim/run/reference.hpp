@@ -9,7 +9,8 @@
 namespace hplsim::sim {
 
 /// Simulates the whole run in this process's SimGrid engine (call once per
-/// process) and fills `result`'s step records, activities and completion.
+/// process) and fills `result`: step records, activities, completion, the
+/// whole-run figures (finalize_result) and what its faults did.
 void run_reference(const ResolvedScenario& scenario, const std::function<void(double)>& progress,
                    RunResult& result);
 

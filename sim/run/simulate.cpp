@@ -6,7 +6,9 @@
 #include "sim/engine/machine.hpp"
 #include "sim/fast/fast_run.hpp"
 #include "sim/run/analytic.hpp"
+#include "sim/run/fault_outcomes.hpp"
 #include "sim/run/reference.hpp"
+#include "sim/scenario/machine_topology.hpp"
 #include "sim/scenario/memory_fit.hpp"
 
 namespace hplsim::sim {
@@ -51,11 +53,16 @@ RunResult base_result(const ResolvedScenario& sc, const char* mode) {
 } // namespace
 
 RunResult simulate(const ResolvedScenario& sc, const SimulateOptions& options) {
-  switch (effective_mode(sc)) {
+  const Mode mode = effective_mode(sc);
+  check_faults_supported(sc, mode);
+  switch (mode) {
   case Mode::Analytic: {
     RunResult r = base_result(sc, "analytic");
     r.step_records = analytic_steps(sc);
     finalize_result(r);
+    // A node failure's outcome follows from the fault-free steps.
+    if (sc.faults.ByteSizeLong() > 0)
+      record_faults(build_timeline(sc, *make_topology(sc.machine), 0, kFaultHorizon_s), nullptr, r);
     return r;
   }
   case Mode::Fast: {
@@ -63,6 +70,7 @@ RunResult simulate(const ResolvedScenario& sc, const SimulateOptions& options) {
     BuiltMachine machine = build_machine(sc);
     run_fast(sc, machine, options.progress, r);
     finalize_result(r);
+    record_faults(machine.faults, nullptr, r);
     return r;
   }
   case Mode::Reference:
@@ -71,7 +79,6 @@ RunResult simulate(const ResolvedScenario& sc, const SimulateOptions& options) {
   }
   RunResult r = base_result(sc, "reference");
   run_reference(sc, options.progress, r);
-  finalize_result(r);
   return r;
 }
 

@@ -65,4 +65,22 @@ PathFigures nominal_path(const ResolvedScenario& sc, int node_a, int node_b) {
   return f;
 }
 
+std::vector<int> links_of_class(const topo::Topology& topology, LinkClass link_class) {
+  std::vector<int> ids;
+  if (link_class == NIC_PORT) {
+    for (int node = 0; node < topology.node_count(); ++node)
+      for (int nic = 0; nic < topology.nics_per_node(); ++nic)
+        ids.push_back(topology.nic_link(node, nic));
+    return ids;
+  }
+  const auto& links = topology.links();
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    const topo::LinkKind k = links[i].kind;
+    const bool local = k == topo::LinkKind::Local || k == topo::LinkKind::Leaf;
+    if ((link_class == SWITCH_LOCAL && local) || (link_class == GLOBAL && k == topo::LinkKind::Global))
+      ids.push_back(static_cast<int>(i));
+  }
+  return ids;
+}
+
 } // namespace hplsim::sim

@@ -2,7 +2,9 @@
 // The machine graph of a scenario (topologies/), and what a point-to-point
 // benchmark sees of its idle paths. No SimGrid: `hplsim topo` uses it.
 #include <memory>
+#include <vector>
 
+#include "sim/scenario/faults.pb.h"
 #include "sim/scenario/scenario_defaults.hpp"
 #include "topologies/topology.hpp"
 
@@ -20,5 +22,11 @@ struct PathFigures {
   int switch_hops = 0;
 };
 PathFigures nominal_path(const ResolvedScenario& scenario, int node_a, int node_b);
+
+/// The topology's links of a fault class (sim/scenario/faults.proto), in index
+/// order: NIC_PORT by (node, nic); SWITCH_LOCAL the dragonfly's intra-group and
+/// the fat tree's leaf-spine links, GLOBAL the dragonfly's inter-group links,
+/// each in the topology's link order. Empty when the topology has none.
+std::vector<int> links_of_class(const topo::Topology& topology, LinkClass link_class);
 
 } // namespace hplsim::sim

@@ -1,5 +1,7 @@
 #include "sim/scenario/scenario_check.hpp"
 
+#include <filesystem>
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -273,6 +275,12 @@ void MessageCheck::in_range(std::string_view field, double lo, bool lo_closed, d
                 p + " must be in " + (lo_closed ? "[" : "(") + format_number(lo) + ", " + format_number(hi) +
                     (hi_closed ? "]" : ")") + ", got " + value_text(field),
                 {p});
+}
+
+std::string resolve_relative(const std::string& base_dir, const std::string& path) {
+  const std::filesystem::path p(path);
+  if (p.is_absolute() || base_dir.empty()) return path;
+  return (std::filesystem::path(base_dir) / p).lexically_normal().string();
 }
 
 } // namespace hplsim::sim::detail

@@ -51,6 +51,9 @@ private:
   std::vector<std::pair<std::string, std::string>> entries_;
 };
 
+/// `path` as opened from a scenario in `base_dir`: relative paths are the scenario's.
+std::string resolve_relative(const std::string& base_dir, const std::string& path);
+
 /// Shortest text that reads back as the same value ("-1", "2.5e+10", "nan").
 std::string format_number(double value);
 std::string format_number(std::int64_t value);

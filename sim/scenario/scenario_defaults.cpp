@@ -180,6 +180,7 @@ ResolvedScenario resolve(const LoadedScenario& loaded) {
   out.base_dir = loaded.base_dir;
   out.name = s.name();
   out.description = s.description();
+  out.faults = s.faults();
   const Machine& m = s.machine();
   out.machine.name = m.name();
   out.machine.node = resolve_node(m.node());

@@ -200,6 +200,7 @@ struct ResolvedScenario {
   MachineConfig machine;
   WorkloadConfig workload;
   OptionsConfig options;
+  Faults faults; // as validated (sim/scenario/faults.proto); empty when none
 };
 
 /// Fills every documented default. Precondition: `loaded` was validated by

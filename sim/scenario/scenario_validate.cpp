@@ -440,6 +440,7 @@ void validate_scenario(LoadedScenario& loaded, const pb::TextFormat::ParseInfoTr
     fast.fail("panel_collective", fast.path("panel_collective") +
                                       " needs GPUs (the panel's CPU core must be free of the updates)");
   check_fit(c, resolved, s);
+  check_faults(c, s, resolved, loaded.base_dir);
 }
 
 } // namespace hplsim::sim::detail

@@ -4,6 +4,7 @@
 
 #include "sim/scenario/scenario_check.hpp"
 #include "sim/scenario/loaded_scenario.hpp"
+#include "sim/scenario/scenario_defaults.hpp"
 
 namespace hplsim::sim::detail {
 
@@ -13,5 +14,9 @@ namespace hplsim::sim::detail {
 /// ScenarioError on the first problem.
 void validate_scenario(LoadedScenario& loaded, const google::protobuf::TextFormat::ParseInfoTree& tree,
                        const OverrideLog& overrides);
+
+/// The faults' rules (sim/scenario/faults_validate.cpp), on the validated
+/// rest of the scenario `resolved`.
+void check_faults(const Checker& c, const Scenario& s, const ResolvedScenario& resolved, const std::string& base_dir);
 
 } // namespace hplsim::sim::detail

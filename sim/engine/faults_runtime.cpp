@@ -1,0 +1,125 @@
+#include "sim/engine/faults_runtime.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace hplsim::sim {
+
+namespace sg4 = simgrid::s4u;
+
+FaultsRuntime::FaultsRuntime(const Platform& platform, const FaultTimeline& timeline)
+    : platform_(platform), timeline_(timeline) {}
+
+void FaultsRuntime::start() {
+  // Daemon actors: they end with the last rank, so a fault timed after the
+  // run's end neither runs nor stretches the simulation.
+  for (const FlapEvent& flap : timeline_.flaps) {
+    sg4::ActorPtr a = sg4::Actor::create("flap" + std::to_string(flap.id), platform_.cpu(0), [this, flap]() {
+      sg4::this_actor::sleep_until(flap.start_s);
+      down_.push_back(flap.id);
+      platform_.set_link_on(flap.link, false);
+      sg4::this_actor::sleep_until(flap.start_s + flap.duration_s);
+      down_.erase(std::find(down_.begin(), down_.end(), flap.id));
+      // Repeated flaps of one link compose: it comes back up only when no flap holds it down.
+      const bool still_down = std::any_of(down_.begin(), down_.end(), [&](int id) {
+        return std::find_if(timeline_.flaps.begin(), timeline_.flaps.end(), [&](const FlapEvent& f) {
+                 return f.id == id && f.link == flap.link;
+               }) != timeline_.flaps.end();
+      });
+      if (!still_down) platform_.set_link_on(flap.link, true);
+    });
+    a->daemonize();
+  }
+  for (const DegradationEvent& d : timeline_.degradations) {
+    if (d.from_s <= 0.0) continue; // from the start: in the platform's speeds
+    sg4::ActorPtr a = sg4::Actor::create("degrade" + std::to_string(d.id), platform_.cpu(0), [this, d]() {
+      sg4::this_actor::sleep_until(d.from_s);
+      platform_.degrade(d.node, d.gpu);
+    });
+    a->daemonize();
+  }
+  if (!timeline_.node_failures.empty()) {
+    const NodeFailureEvent f = timeline_.node_failures.front();
+    sg4::ActorPtr a = sg4::Actor::create("node-failure", platform_.cpu(0), [this, f]() {
+      sg4::this_actor::sleep_until(f.time_s);
+      std::ostringstream reason;
+      reason << "node " << f.node << " failed at " << f.time_s << " s (" << f.cause << ")";
+      abort(reason.str(), f.id);
+    });
+    a->daemonize();
+  }
+}
+
+void FaultsRuntime::abort(const std::string& reason, int event) {
+  if (log_.abort_reason) return;
+  log_.abort_reason = reason;
+  log_.abort_time_s = sg4::Engine::get_clock();
+  log_.abort_event = event;
+  // HPL and HPL-MxP have no checkpoint and MPI's default error handler ends the
+  // job: every rank stops now.
+  sg4::Actor::kill_all();
+}
+
+int FaultsRuntime::active_flap() const {
+  return down_.empty() ? -1 : down_.front();
+}
+
+void FaultsRuntime::note_failure(bool sender, double wait_s, bool first) {
+  FaultLog::Entry& e = log_.by_event[active_flap()];
+  e.event = active_flap();
+  const double now = sg4::Engine::get_clock();
+  e.first_s = std::min(e.first_s, now);
+  if (!sender) return;
+  if (first) ++e.messages_failed;
+  ++e.retries;
+  e.retry_wait_s += wait_s;
+}
+
+void FaultsRuntime::with_retries(bool sender, const std::function<void()>& attempt) {
+  std::size_t tries = 0;
+  while (true) {
+    check_aborted();
+    try {
+      attempt();
+      return;
+    } catch (const simgrid::NetworkFailureException&) {
+      if (!sender) {
+        note_failure(false, 0.0, tries == 0);
+        ++tries;
+        continue;
+      }
+      if (tries >= timeline_.retry_waits_s.size()) {
+        abort("transport: a message still failed after " + std::to_string(tries) +
+                  " retries; its destination was declared down",
+              active_flap());
+        throw RunAborted{};
+      }
+      const double wait_s = timeline_.retry_waits_s[tries];
+      note_failure(true, wait_s, tries == 0);
+      ++tries;
+      if (wait_s > 0.0) sg4::this_actor::sleep_for(wait_s);
+    }
+  }
+}
+
+sg4::ActivityPtr FaultsRuntime::retry_async(bool sender, int& tries,
+                                            const std::function<sg4::ActivityPtr()>& reissue) {
+  check_aborted();
+  if (sender) {
+    if (static_cast<std::size_t>(tries) >= timeline_.retry_waits_s.size()) {
+      abort("transport: a message still failed after " + std::to_string(tries) +
+                " retries; its destination was declared down",
+            active_flap());
+      throw RunAborted{};
+    }
+    const double wait_s = timeline_.retry_waits_s[static_cast<std::size_t>(tries)];
+    note_failure(true, wait_s, tries == 0);
+    if (wait_s > 0.0) sg4::this_actor::sleep_for(wait_s);
+  } else {
+    note_failure(false, 0.0, tries == 0);
+  }
+  ++tries;
+  return reissue();
+}
+
+} // namespace hplsim::sim

@@ -1,0 +1,89 @@
+#pragma once
+// Faults inside a replay (docs/faults.md): what the transport does when a
+// message meets a downed link, the injector actors that take links and nodes
+// down at their times, and the log of what the faults did.
+//
+// Transport: SimGrid fails every communication that crosses a link while it is
+// off (NetworkFailureException on both ends; one started on such a route fails
+// at once). The sender's retry handler then waits the next of its waits (HPE's
+// Cassini retry handler: 0, 4, 8, 12 s) and sends again, re-routed by adaptive
+// routing when another path exists (the zone avoids links that are off), else
+// over the same path; the receiver posts its receive again. When the last
+// retry has failed, the destination is declared down and the run aborts
+// (completed: false), as MPI's default error handler does.
+#include <functional>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <simgrid/s4u.hpp>
+
+#include "sim/engine/platform.hpp"
+#include "sim/faults/timeline.hpp"
+
+namespace hplsim::sim {
+
+/// Thrown inside a rank's actor when the run has aborted (a node failure, or
+/// a message whose retries are exhausted): the actor unwinds and ends.
+struct RunAborted {};
+
+/// What the faults did, event by event (faults.csv) and in total.
+struct FaultLog {
+  struct Entry {
+    int event = -1;                 // FaultTimeline id; -1: none matched
+    int messages_failed = 0;        // transfers that failed at least once because of it
+    int retries = 0;                // retries they took
+    double retry_wait_s = 0.0;      // time they spent waiting for retries (summed over messages)
+    double first_s = std::numeric_limits<double>::infinity(); // first failure it caused
+    double last_s = 0.0;            // last message it delayed completed
+  };
+  std::map<int, Entry> by_event;
+  std::optional<std::string> abort_reason; // set when the run aborted
+  double abort_time_s = 0.0;
+  int abort_event = -1;                    // the timeline event that ended the run
+};
+
+/// The faults of one replay: injector actors and the retry handler the rank
+/// actors use. Created before the replay starts; outlives it.
+class FaultsRuntime {
+public:
+  FaultsRuntime(const Platform& platform, const FaultTimeline& timeline);
+
+  /// Starts the daemon actors that take links down and up and fail nodes at
+  /// their times. Call once, before Engine::run().
+  void start();
+
+  /// Runs `attempt` (start a transfer from the calling rank and wait for it)
+  /// until it succeeds: on a network failure, waits the next retry wait and
+  /// tries again (sender) or tries again at once (receiver, `sender` false).
+  /// When the retries are exhausted the run aborts: throws RunAborted.
+  void with_retries(bool sender, const std::function<void()>& attempt);
+  /// The retry of an asynchronous transfer that failed when waited for:
+  /// `reissue` starts it again; returns the new activity after the retry
+  /// handler's wait (sender) or at once (receiver). `tries` counts the retries
+  /// this transfer had so far (in/out).
+  simgrid::s4u::ActivityPtr retry_async(bool sender, int& tries,
+                                        const std::function<simgrid::s4u::ActivityPtr()>& reissue);
+
+  /// Throws RunAborted when the run has aborted (checked between ops).
+  void check_aborted() const {
+    if (log_.abort_reason) throw RunAborted{};
+  }
+  const FaultLog& log() const { return log_; }
+  const FaultTimeline& timeline() const { return timeline_; }
+
+private:
+  void abort(const std::string& reason, int event);
+  void note_failure(bool sender, double wait_s, bool first);
+  int active_flap() const;
+
+  const Platform& platform_;
+  const FaultTimeline& timeline_;
+  FaultLog log_;
+  std::vector<int> down_; // flap ids currently down, in the order they went down
+};
+
+} // namespace hplsim::sim
