@@ -82,13 +82,14 @@ public:
     const std::size_t total = st_.steps.size();
     for (std::size_t pos = 0; pos < total; ++pos) {
       const double t0 = sg4::Engine::get_clock();
+      StepRecord& rec = st_.records[pos];
+      // Set at the step's start, so a step a fault cuts short is on record.
+      rec.start_s = std::min(rec.start_s, t0);
       accounts_.open(pos);
       if (const traces::RankProgram* prog = st_.window->program(pos, rank_))
         for (const auto& op : prog->ops())
           run_op(op, pos);
       const double t1 = sg4::Engine::get_clock();
-      StepRecord& rec = st_.records[pos];
-      rec.start_s = std::min(rec.start_s, t0);
       rec.end_s = std::max(rec.end_s, t1);
       st_.window->done(pos);
       close_steps(pos);

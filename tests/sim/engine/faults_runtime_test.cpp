@@ -157,5 +157,67 @@ TEST(FaultsRuntime, AdaptiveRoutingReroutesTheFirstRetryAroundAFlappedFabricLink
   EXPECT_NEAR(minimal.makespan_s, kFlapStart_s + 4.0 + kTransfer_s, 1e-6);
 }
 
+// One GPU GEMM of 2 x 1000^3 flops at 1e12 flop/s (2 ms) on node 0 under a
+// degradation of its GPU to `factor` from `from_s`.
+double degraded_gemm_s(double factor, double from_s) {
+  return run_isolated([&]() {
+           auto engine = create_engine();
+           const topo::FatTreeTopology tree(two_spines());
+           PlatformSpec spec;
+           spec.topology = &tree;
+           spec.node_map = {0, 1};
+           spec.ranks_per_node = 1;
+           spec.gpus_per_rank = 1;
+           spec.sockets = 1;
+           spec.nics_per_socket = 1;
+           spec.pcie_bandwidth_bytes_per_s = 50e9;
+           spec.shm_bandwidth_bytes_per_s = 20e9;
+           spec.rank_row = [](int) { return 0; };
+           spec.rank_col = [](int r) { return r; };
+           FaultTimeline t;
+           t.degradations.push_back({0, /*node=*/0, /*gpu=*/0, factor, from_s});
+           spec.degradations = t.degradations;
+           const Platform platform(spec);
+           models::KernelCalibration cal;
+           auto* g = cal.add_kernels();
+           g->set_name("gpu.gemm.fp64");
+           g->set_peak_flops_per_s(1e12);
+           g->set_max_efficiency(1.0);
+           g->set_half_efficiency_size(0.0);
+           g->set_launch_overhead_s(0.0);
+           const models::KernelModels kernels(cal);
+           FaultsRuntime faults(platform, t);
+           ReplayOptions ro = one_step_options();
+           ro.faults = &faults;
+           traces::Op gemm;
+           auto* c = gemm.mutable_compute();
+           c->set_kernel(traces::KERNEL_GEMM);
+           c->set_resource(traces::GPU);
+           c->set_m(1000);
+           c->set_n(1000);
+           c->set_k(1000);
+           c->set_phase(traces::GEMM);
+           const std::vector<std::vector<traces::Op>> programs = {{gemm}, {}};
+           Replay replay(platform, kernels, nullptr, one_step_source(programs), ro);
+           replay.start();
+           faults.start();
+           engine->run();
+           return std::vector<double>{replay.makespan_s()};
+         })
+      .at(0);
+}
+
+TEST(FaultsRuntime, AGpuDegradedFromTheStartRunsItsKernelAtTheDegradedRate) {
+  // 2 ms of work at half speed: 4 ms.
+  EXPECT_NEAR(degraded_gemm_s(0.5, 0.0), 4e-3, 1e-9);
+}
+
+TEST(FaultsRuntime, AGpuDegradedDuringAKernelSlowsItsRemainingWork) {
+  // Full speed to 1 ms (half the work done), the other half at half speed: 1 + 2 = 3 ms.
+  EXPECT_NEAR(degraded_gemm_s(0.5, 1e-3), 3e-3, 1e-9);
+  // A degradation after the kernel's end changes nothing.
+  EXPECT_NEAR(degraded_gemm_s(0.5, 1.0), 2e-3, 1e-9);
+}
+
 } // namespace
 } // namespace hplsim::sim
