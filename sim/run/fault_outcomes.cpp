@@ -50,16 +50,15 @@ void end_run_at(double time_s, const std::string& reason, RunResult& r) {
 
 void check_faults_supported(const ResolvedScenario& sc, Mode mode) {
   const Faults& f = sc.faults;
-  const bool flaps = f.link_flaps_size() > 0 || f.has_flap_process();
+  const bool flaps = f.link_flaps_size() > 0 ||
+                     (f.has_flap_process() && std::any_of(f.flap_process().classes().begin(),
+                                                          f.flap_process().classes().end(), [](const auto& c) {
+                                                            return c.rate_per_link_per_hour() > 0.0;
+                                                          }));
   const bool late = std::any_of(f.degradations().begin(), f.degradations().end(),
                                 [](const Degradation& d) { return d.from_s() > 0.0; });
   const char* where = sc.path.c_str();
   // Validated inputs this version does not simulate yet: refused, never ignored.
-  if (f.has_flap_process() || f.has_failure_process())
-    throw ScenarioError(std::string(where) + ": faults." +
-                        (f.has_flap_process() ? "flap_process" : "failure_process") +
-                        ": seeded fault processes are not simulated yet; list the events "
-                        "(faults.link_flaps, faults.node_failures) instead (docs/faults.md)");
   if (f.has_prescreen())
     throw ScenarioError(std::string(where) + ": faults.prescreen: pre-screening is not wired into the run yet "
                                              "(docs/faults.md)");
