@@ -46,9 +46,12 @@ PlatformSpec make_platform_spec(const ResolvedScenario& sc, const topo::Topology
   PlatformSpec spec;
   spec.topology = &topology;
   spec.routing = sc.machine.topology.routing;
-  spec.node_map.resize(static_cast<std::size_t>(w.nodes));
-  for (int i = 0; i < w.nodes; ++i)
-    spec.node_map[static_cast<std::size_t>(i)] = i;
+  spec.node_map = w.node_map;
+  if (spec.node_map.empty()) {
+    spec.node_map.resize(static_cast<std::size_t>(w.nodes));
+    for (int i = 0; i < w.nodes; ++i)
+      spec.node_map[static_cast<std::size_t>(i)] = i;
+  }
   spec.ranks_per_node = w.ranks_per_node;
   spec.gpus_per_rank = node.gpus_per_node() > 0 ? w.gpus_per_rank() : 0;
   spec.sockets = node.sockets;

@@ -174,6 +174,7 @@ void write_summary_json(const RunResult& result, const std::string& path) {
   j["fits_in_memory"] =
       result.fits_in_memory ? nlohmann::ordered_json(*result.fits_in_memory) : nlohmann::ordered_json(nullptr);
   if (result.has_faults) j["faults"] = faults_summary_json(result);
+  if (!result.prescreen.empty()) j["prescreen"] = result.prescreen;
   if (result.benchmark == "hpl-mxp") {
     j["refinement_s"] = result.refinement_s;
     j["refinement_iterations"] = result.refinement_iterations;
@@ -333,6 +334,7 @@ void print_summary(const RunResult& result, std::ostream& out) {
   else
     out << "Outcome: FAILED: "
         << (result.failure.empty() ? std::string("(no reason recorded)") : result.failure) << '\n';
+  if (!result.prescreen.empty()) out << result.prescreen << "\n";
   if (result.has_faults) print_faults(result, out);
   if (result.fits_in_memory == false)
     out << "Memory: the matrix does NOT fit in the declared memory (simulated anyway, as asked)\n";

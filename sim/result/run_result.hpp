@@ -69,6 +69,7 @@ struct RunResult {
     bool reached = true;       // false: timed after the run's end
     bool ended_run = false;
   };
+  std::string prescreen; // what pre-screening did (empty without it)
   bool has_faults = false;
   std::vector<FaultOutcome> faults;
   double lost_work_s = 0.0;     // an aborted run: the allocation time it used for nothing

@@ -58,10 +58,7 @@ void check_faults_supported(const ResolvedScenario& sc, Mode mode) {
   const bool late = std::any_of(f.degradations().begin(), f.degradations().end(),
                                 [](const Degradation& d) { return d.from_s() > 0.0; });
   const char* where = sc.path.c_str();
-  // Validated inputs this version does not simulate yet: refused, never ignored.
-  if (f.has_prescreen())
-    throw ScenarioError(std::string(where) + ": faults.prescreen: pre-screening is not wired into the run yet "
-                                             "(docs/faults.md)");
+
   if (mode == Mode::Fast && flaps)
     throw ScenarioError(std::string(where) +
                         ": faults.link_flaps / faults.flap_process: fast mode does not simulate link flaps yet; "

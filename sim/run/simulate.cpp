@@ -47,6 +47,7 @@ RunResult base_result(const ResolvedScenario& sc, const char* mode) {
   r.seed = sc.options.seed;
   r.steps = sc.workload.steps();
   r.fits_in_memory = fits_in_memory(sc);
+  r.prescreen = sc.prescreen_note;
   return r;
 }
 

@@ -4,6 +4,8 @@
 // what the scenario sets over them, so no default is written twice.
 #include "sim/scenario/scenario_defaults.hpp"
 
+#include "sim/scenario/prescreen_rule.hpp"
+
 namespace hplsim::sim {
 namespace {
 
@@ -218,6 +220,7 @@ ResolvedScenario resolve(const LoadedScenario& loaded) {
   set_if(f.has_workers(), f.workers(), out.options.fast.workers);
   if (f.has_interpolation() && f.interpolation() != FastOptions::INTERPOLATION_UNSET)
     out.options.fast.interpolation = static_cast<CurveRule>(f.interpolation());
+  out.prescreen_note = apply_prescreen(out);
   return out;
 }
 

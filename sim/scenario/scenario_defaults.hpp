@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "models/calibration.pb.h"
 #include "sim/scenario/loaded_scenario.hpp"
@@ -150,6 +151,9 @@ struct WorkloadConfig {
   HplVariants hpl;
   MxpConfig mxp;
   int panel_threads = 0; // resolved: cores per node / ranks per node when unset
+  // Machine node of each run node (pre-screening, sim/scenario/prescreen_rule.hpp);
+  // empty: run node i is machine node i.
+  std::vector<int> node_map;
 
   int ranks() const { return p * q; }
   /// GPUs one rank drives: mxp.gpus_per_rank for HPL-MxP, else 1 (0 on CPU-only nodes is
@@ -201,6 +205,7 @@ struct ResolvedScenario {
   WorkloadConfig workload;
   OptionsConfig options;
   Faults faults; // as validated (sim/scenario/faults.proto); empty when none
+  std::string prescreen_note; // what pre-screening did (sim/scenario/prescreen_rule.hpp); empty without
 };
 
 /// Fills every documented default. Precondition: `loaded` was validated by

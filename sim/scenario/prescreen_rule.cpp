@@ -1,0 +1,96 @@
+#include "sim/scenario/prescreen_rule.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+
+#include "models/prescreen.hpp"
+#include "models/variability.hpp"
+#include "sim/scenario/scenario_check.hpp"
+#include "sim/support/errors.hpp"
+
+namespace hplsim::sim {
+
+namespace {
+
+std::set<int> nodes_in_file(const ResolvedScenario& sc, const std::string& file, int machine_nodes) {
+  const std::string path = detail::resolve_relative(sc.base_dir, file);
+  std::ifstream in(path);
+  if (!in) throw ScenarioError(path + ": cannot open (faults.prescreen.drop_nodes_file)");
+  std::set<int> nodes;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    const auto hash = line.find('#');
+    if (hash != std::string::npos) line = line.substr(0, hash);
+    std::istringstream words(line);
+    std::string word;
+    if (!(words >> word)) continue;
+    std::size_t used = 0;
+    int node = -1;
+    try {
+      node = std::stoi(word, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != word.size() || node < 0 || node >= machine_nodes)
+      throw ScenarioError(path + ":" + std::to_string(number) + ": expected a node index in [0, " +
+                          std::to_string(machine_nodes) + "), got \"" + word + "\"");
+    nodes.insert(node);
+  }
+  return nodes;
+}
+
+} // namespace
+
+std::string apply_prescreen(ResolvedScenario& sc) {
+  if (!sc.faults.has_prescreen()) return "";
+  const Prescreen& p = sc.faults.prescreen();
+  const int machine_nodes = sc.machine.topology.nodes;
+  const models::Variability variability(sc.machine.variability, machine_nodes,
+                                        std::max(1, sc.machine.node.gpus_per_node()), sc.options.seed, sc.base_dir);
+  std::vector<int> kept = models::prescreen(variability, machine_nodes, p.drop_slowest_fraction());
+  if (p.has_drop_nodes_file()) {
+    const std::set<int> named = nodes_in_file(sc, p.drop_nodes_file(), machine_nodes);
+    kept.erase(std::remove_if(kept.begin(), kept.end(), [&](int n) { return named.contains(n); }), kept.end());
+  }
+  auto& w = sc.workload;
+  std::ostringstream said;
+  said << "Pre-screening: " << machine_nodes - static_cast<int>(kept.size()) << " of " << machine_nodes
+       << " machine nodes left out";
+  if (static_cast<int>(kept.size()) >= w.nodes) {
+    w.node_map.assign(kept.begin(), kept.begin() + w.nodes);
+    said << "; the run's " << w.nodes << " nodes are the lowest-numbered of the rest";
+    return said.str();
+  }
+  if (kept.empty()) throw ScenarioError(sc.path + ": faults.prescreen leaves no node to run on");
+  const int ranks = w.p * w.q;
+  const int nodes = static_cast<int>(kept.size());
+  const int new_ranks = nodes * w.ranks_per_node;
+  const double ratio = std::log(double(w.p) / double(w.q));
+  int best_p = 1;
+  double best = std::numeric_limits<double>::infinity();
+  for (int pp = 1; pp * pp <= new_ranks; ++pp) {
+    if (new_ranks % pp != 0) continue;
+    const double off = std::abs(std::log(double(pp) / double(new_ranks / pp)) - ratio);
+    if (off < best) {
+      best = off;
+      best_p = pp;
+    }
+  }
+  const double n_scaled = double(w.n) * std::sqrt(double(new_ranks) / double(ranks));
+  const std::int64_t new_n = std::max<std::int64_t>(w.nb, std::int64_t(std::floor(n_scaled / double(w.nb))) * w.nb);
+  said << "; " << nodes << " nodes remain (the run asked for " << w.nodes << "): re-derived " << best_p << " x "
+       << new_ranks / best_p << " (was " << w.p << " x " << w.q << "), N " << new_n << " (was " << w.n
+       << ", same matrix memory per rank)";
+  w.nodes = nodes;
+  w.p = best_p;
+  w.q = new_ranks / best_p;
+  w.n = new_n;
+  w.node_map = kept;
+  return said.str();
+}
+
+} // namespace hplsim::sim
