@@ -48,6 +48,8 @@ std::set<int> nodes_in_file(const ResolvedScenario& sc, const std::string& file,
 std::string apply_prescreen(ResolvedScenario& sc) {
   if (!sc.faults.has_prescreen()) return "";
   const Prescreen& p = sc.faults.prescreen();
+  // An out-of-range fraction is the validation's to report, at its line.
+  if (!(p.drop_slowest_fraction() >= 0.0 && p.drop_slowest_fraction() < 1.0)) return "";
   const int machine_nodes = sc.machine.topology.nodes;
   const models::Variability variability(sc.machine.variability, machine_nodes,
                                         std::max(1, sc.machine.node.gpus_per_node()), sc.options.seed, sc.base_dir);

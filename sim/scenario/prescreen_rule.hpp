@@ -12,7 +12,7 @@
 //     same matrix memory per rank).
 #include <string>
 
-#include "sim/scenario/scenario_defaults.hpp"
+#include "sim/scenario/scenario_config.hpp"
 
 namespace hplsim::sim {
 

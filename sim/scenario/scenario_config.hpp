@@ -1,0 +1,211 @@
+#pragma once
+// A validated scenario with every documented default filled in, as plain C++
+// values with units in their names. Downstream code (platform, replay, reports)
+// reads this and never calls a protobuf has_ accessor.
+//
+// The defaults live once: in the member initializers below. resolve() starts
+// from default-constructed structs and overwrites only what the scenario sets;
+// sim/scenario.proto documents the same defaults in its field comments.
+// Members initialised to 0 / empty are required fields (no default).
+// Enum fields the .proto gives no default for take proto2's implicit default,
+// the enum's first value (Affinity::Aligned, Refinement::Classical, Mode::Auto).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/calibration.pb.h"
+#include "sim/scenario/loaded_scenario.hpp"
+#include "sim/scenario/curve_rule.hpp"
+#include "topologies/topology.hpp"
+
+namespace hplsim::sim {
+
+enum class TopologyKind { Dragonfly, FatTree };
+
+struct DragonflyConfig {
+  int groups = 0;
+  int switches_per_group = 0;
+  int endpoint_ports_per_switch = 0;
+  int global_links_per_group_pair = 0; // 0 only when groups == 1 and unset
+  int switches_per_node = 1;
+  double local_link_bandwidth_bytes_per_s = 0.0;
+  double global_link_bandwidth_bytes_per_s = 0.0;
+  double link_latency_s = 0.0;
+  double switch_latency_s = 0.0;
+};
+
+struct FatTreeConfig {
+  int leaf_switches = 0;
+  int spine_switches = 0;
+  int endpoint_ports_per_leaf = 0;
+  int links_per_leaf_spine = 1;
+  double link_bandwidth_bytes_per_s = 0.0;
+  double link_latency_s = 0.0;
+  double switch_latency_s = 0.0;
+};
+
+struct TopologyConfig {
+  TopologyKind kind = TopologyKind::Dragonfly;
+  DragonflyConfig dragonfly; // meaningful when kind == Dragonfly
+  FatTreeConfig fat_tree;    // meaningful when kind == FatTree
+  topo::Routing routing = topo::Routing::Minimal;
+  int nodes = 0;               // compute nodes present (topology.nodes, or port_capacity_nodes)
+  int port_capacity_nodes = 0; // endpoint ports / NICs per node (integer division)
+};
+
+struct NodeConfig {
+  int sockets = 0;
+  int cores_per_socket = 0;
+  int gpus_per_socket = 0;
+  int nics_per_socket = 0;
+  double nic_bandwidth_bytes_per_s = 0.0;
+  double nic_latency_s = 0.0;
+  double pcie_bandwidth_bytes_per_s = 0.0; // 0 only on CPU-only nodes where it was not given
+  double pcie_latency_s = 0.0;
+  double upi_bandwidth_bytes_per_s = 0.0; // 0 only on one-socket nodes where it was not given
+  double upi_latency_s = 0.0;
+  double shm_bandwidth_bytes_per_s = 0.0;
+  double shm_latency_s = 0.0;
+  int copy_engines = 2; // per GPU
+  bool copy_overlap = true;
+  std::optional<double> gpu_memory_bytes;  // per GPU; unset = not modelled
+  std::optional<double> host_memory_bytes; // per node; unset = not modelled
+  bool amx = false;
+  double panel_serial_fraction = 0.05;
+  double memory_bandwidth_bytes_per_s = 0.0; // per socket; 0 = not given (no multi-thread streaming)
+
+  int cores_per_node() const { return sockets * cores_per_socket; }
+  int gpus_per_node() const { return sockets * gpus_per_socket; }
+  int nics_per_node() const { return sockets * nics_per_socket; }
+};
+
+enum class NicMapping { PhaseSpecific, Hashed, RankLocal };
+enum class Affinity { Aligned, Misplaced };
+
+struct PlacementConfig {
+  NicMapping nic_mapping = NicMapping::PhaseSpecific;
+  Affinity affinity = Affinity::Aligned;
+  bool gpu_aware_mpi = false;
+  double gpu_aware_overhead_s = 0.0;
+  double gpu_aware_bandwidth_bytes_per_s = 0.0; // 0 = no cap
+
+  /// What a message from GPU memory pays in effect: nothing unless GPU-aware MPI is on.
+  double device_overhead_s() const { return gpu_aware_mpi ? gpu_aware_overhead_s : 0.0; }
+  double device_rate_cap_bytes_per_s() const { return gpu_aware_mpi ? gpu_aware_bandwidth_bytes_per_s : 0.0; }
+};
+
+struct MachineConfig {
+  std::string name;
+  TopologyConfig topology;
+  NodeConfig node;
+  // The kernel calibration in effect (inline machine.kernels or the contents of
+  // machine.kernels_file); empty when the scenario gives none. The model
+  // classes (models::KernelModels, ProtocolModel, Variability) take these
+  // records as they are and own their coefficients' meaning.
+  models::KernelCalibration kernels;
+  std::string kernels_path; // the file it came from; empty when inline or none
+  // Inline machine.protocol or the contents of machine.protocol_file, and the
+  // file it came from (empty when inline or none).
+  models::ProtocolParams protocol;
+  std::string protocol_path;
+  models::VariabilityParams variability;
+  PlacementConfig placement;
+};
+
+enum class Benchmark { Hpl, HplMxp };
+enum class PfactAlgo { Right, Left, Crout };
+enum class BcastAlgo { OneRing, OneRingM, TwoRing, TwoRingM, Blong, BlongM };
+enum class SwapAlgo { BinaryExchange, SpreadRoll, Mix };
+enum class Refinement { Classical, Gmres };
+enum class Mode { Auto, Reference, Analytic, Fast };
+
+// HPL.dat's algorithm lines; used by benchmark HPL. Defaults: the sample
+// HPL.dat shipped with netlib HPL 2.3 (PFACT Right, NBMIN 4, NDIV 2, BCAST
+// 1ringM, SWAP mix, swapping threshold 64).
+struct HplVariants {
+  PfactAlgo pfact = PfactAlgo::Right;
+  int nbmin = 4;
+  int ndiv = 2;
+  BcastAlgo bcast = BcastAlgo::OneRingM;
+  SwapAlgo swap = SwapAlgo::Mix;
+  int swap_threshold_columns = 64;
+};
+
+struct MxpConfig { // used by benchmark HPL_MXP
+  int gpus_per_rank = 1;
+  Refinement refinement = Refinement::Classical;
+  std::optional<int> refinement_iterations; // unset: from the precision model
+};
+
+struct WorkloadConfig {
+  Benchmark benchmark = Benchmark::Hpl;
+  int nodes = 0;
+  int ranks_per_node = 0;
+  std::int64_t n = 0;
+  std::int64_t nb = 0;
+  int p = 0;
+  int q = 0;
+  int depth = 1;
+  bool column_major = false;
+  HplVariants hpl;
+  MxpConfig mxp;
+  int panel_threads = 0; // resolved: cores per node / ranks per node when unset
+  // Machine node of each run node (pre-screening, sim/scenario/prescreen_rule.hpp);
+  // empty: run node i is machine node i.
+  std::vector<int> node_map;
+
+  int ranks() const { return p * q; }
+  /// GPUs one rank drives: mxp.gpus_per_rank for HPL-MxP, else 1 (0 on CPU-only nodes is
+  /// not encoded here: check NodeConfig::gpus_per_node()).
+  int gpus_per_rank() const { return benchmark == Benchmark::HplMxp ? mxp.gpus_per_rank : 1; }
+  /// Panel steps: ceil(N / NB).
+  std::int64_t steps() const { return (n + nb - 1) / nb; }
+};
+
+enum class Fold { Auto, On, Off };
+enum class FoldBand { ColumnBand, RowBand, CrossBand };
+
+struct FastConfig {
+  Fold fold = Fold::Auto;
+  int fold_nodes = 3;
+  int warmup_steps = 2;
+  int measured_steps = 2;
+  int initial_windows = 12;
+  double tolerance = 0.004;
+  int max_windows = 64;
+  FoldBand band = FoldBand::ColumnBand;
+  int pivot_group = 1;
+  bool ring_aggregate = true;
+  // Auto: on in folded windows only (docs/fast-mode.md, "collective pivot
+  // exchange": its error was measured there).
+  Fold pivot_collective = Fold::Auto;
+  // Auto: with pivot_collective on a GPU HPL run (docs/fast-mode.md, "collective panel factorization").
+  Fold panel_collective = Fold::Auto;
+  int swap_roll_group = 1; // step by step (docs/fast-mode.md, "grouped swap roll": tried, optimistic)
+  int fold_above_ranks = 4096;
+  int workers = 0; // 0: the CPUs the run may use, at most 8
+  // Measured against a 1,000-window run (docs/fast-mode.md, "integrating the curve").
+  CurveRule interpolation = CurveRule::MonotoneCubic;
+};
+
+struct OptionsConfig {
+  Mode mode = Mode::Auto;
+  std::uint64_t seed = 1;
+  bool allow_memory_oversubscription = false;
+  FastConfig fast;
+};
+
+struct ResolvedScenario {
+  std::string path;     // scenario file as given
+  std::string base_dir; // for relative paths inside it (e.g. variability.node_rates_file)
+  std::string name;
+  std::string description;
+  MachineConfig machine;
+  WorkloadConfig workload;
+  OptionsConfig options;
+  Faults faults; // as validated (sim/scenario/faults.proto); empty when none
+  std::string prescreen_note; // what pre-screening did (sim/scenario/prescreen_rule.hpp); empty without
+};
+
+} // namespace hplsim::sim
