@@ -30,9 +30,17 @@ int topo(const std::string& scenario_path, bool json) {
     j["injection_bandwidth_bytes_per_s"] = m.injection_bandwidth_bytes_per_s;
     j["bisection_bandwidth_bytes_per_s"] = m.bisection_bandwidth_bytes_per_s;
     j["diameter_switch_hops"] = m.diameter_switch_hops;
+    // The link classes a fault names (sim/scenario/faults.proto: index < count).
+    nlohmann::ordered_json classes;
+    for (const LinkClass c : {NIC_PORT, SWITCH_LOCAL, GLOBAL})
+      classes[LinkClass_Name(c)] = links_of_class(*topology, c).size();
+    j["fault_link_classes"] = classes;
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << topology->describe() << "\n" << topo::metrics_text(m) << "\n";
+    std::cout << "link classes for faults: NIC_PORT " << links_of_class(*topology, NIC_PORT).size()
+              << ", SWITCH_LOCAL " << links_of_class(*topology, SWITCH_LOCAL).size() << ", GLOBAL "
+              << links_of_class(*topology, GLOBAL).size() << "\n";
   }
   return 0;
 }
