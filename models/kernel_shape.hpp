@@ -18,7 +18,6 @@ struct KernelShape {
   std::int64_t k;
 };
 
-
 /// Useful floating-point operations of a kernel call (the flops HPL counts).
 double kernel_flops(const KernelShape& shape);
 

@@ -14,8 +14,8 @@
 #include "models/network_fit.hpp"
 #include "models/osu_output.hpp"
 #include "sim/cli/commands.hpp"
-#include "sim/scenario/scenario_defaults.hpp"
 #include "sim/scenario/machine_topology.hpp"
+#include "sim/scenario/scenario_defaults.hpp"
 #include "sim/support/errors.hpp"
 #include "sim/support/output_files.hpp"
 
@@ -174,11 +174,9 @@ Command add_calibrate_command(CLI::App& app) {
   m->add_flag("--quick", a.quick, "A small grid (seconds) instead of the full one (< 1 minute)");
   auto* n = cal->add_subcommand("network", "Fit the protocol model to OSU microbenchmark outputs");
   n->add_option("osu_outputs", a.osu_files, "osu_latency (required) and osu_bw output files")->required();
-  n->add_option("--scenario", a.scenario, "Scenario whose machine the path figures come from")
-      ->required();
+  n->add_option("--scenario", a.scenario, "Scenario whose machine the path figures come from")->required();
   n->add_option("--out", a.network_out, "ProtocolParams file to write")->required();
-  n->add_option("--eager-threshold", a.eager_threshold,
-                "Eager/rendezvous switch in bytes (default: detect)");
+  n->add_option("--eager-threshold", a.eager_threshold, "Eager/rendezvous switch in bytes (default: detect)");
   return {cal, [args, cal]() {
             // The models read the user's measurement files: their
             // std::invalid_argument is bad input here (sim/support/errors.hpp).

@@ -51,7 +51,8 @@ Command add_osu_command(CLI::App& app) {
   osu->add_option("scenario", a->scenario, "Scenario file (.textproto)")->required();
   osu->add_option("--max-bytes", a->bench.max_bytes, "Largest message size (default 4194304, OMB's)");
   osu->add_option("--window", a->bench.window, "Window size for bw/bibw (default 64, OMB's)");
-  osu->add_option("--iterations", a->bench.iterations, "Iterations per size (the simulation is deterministic)");
+  osu->add_option("--iterations", a->bench.iterations,
+                  "Iterations per size (the simulation is deterministic)");
   osu->add_option_function<std::vector<int>>(
          "--nodes",
          [a](const std::vector<int>& v) {

@@ -68,8 +68,8 @@ int run(RunArgs a) {
   const ResolvedScenario sc = resolve(loaded);
   if (a.dry_run) {
     std::cout << sc.name << ": " << to_string(sc.workload.benchmark) << ", N " << sc.workload.n << ", NB "
-              << sc.workload.nb << ", " << sc.workload.p << " x " << sc.workload.q << " on " << sc.workload.nodes
-              << " nodes (" << sc.workload.ranks_per_node << " ranks per node), mode "
+              << sc.workload.nb << ", " << sc.workload.p << " x " << sc.workload.q << " on "
+              << sc.workload.nodes << " nodes (" << sc.workload.ranks_per_node << " ranks per node), mode "
               << to_string(effective_mode(sc)) << "\n"
               << memory_report(sc) << "\n";
     return 0;
@@ -103,7 +103,8 @@ int run(RunArgs a) {
 
 Command add_run_command(CLI::App& app) {
   auto args = std::make_shared<RunArgs>();
-  auto* run_cmd = app.add_subcommand("run", "Simulate a scenario and write summary.json, steps.csv, phases.svg");
+  auto* run_cmd =
+      app.add_subcommand("run", "Simulate a scenario and write summary.json, steps.csv, phases.svg");
   run_cmd->add_option("scenario", args->path, "Scenario file (.textproto)")->required();
   run_cmd->add_option("--mode", args->mode, "reference | fast | analytic | auto (default: the scenario's)")
       ->check(CLI::IsMember({"reference", "fast", "analytic", "auto"}));
@@ -111,8 +112,9 @@ Command add_run_command(CLI::App& app) {
   run_cmd->add_option("--out", args->out_dir, "Output directory (default: hplsim-out/<scenario name>)");
   run_cmd->add_flag("--dry-run", args->dry_run,
                     "Print the configuration and its memory use per rank and per device, and stop");
-  run_cmd->add_flag("--allow-oversubscription", args->overrides.allow_oversubscription,
-                    "Simulate even if the matrix does not fit in the declared memory (fits_in_memory: false)");
+  run_cmd->add_flag(
+      "--allow-oversubscription", args->overrides.allow_oversubscription,
+      "Simulate even if the matrix does not fit in the declared memory (fits_in_memory: false)");
   add_scenario_flags(run_cmd, args->overrides);
   return {run_cmd, [args, run_cmd]() {
             args->seed_given = run_cmd->count("--seed") > 0;

@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/scenario/scenario_defaults.hpp"
 #include "sim/scenario/machine_topology.hpp"
+#include "sim/scenario/scenario_defaults.hpp"
 #include "topologies/topology.hpp"
 
 namespace hplsim::sim {

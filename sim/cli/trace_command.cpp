@@ -42,26 +42,26 @@ int trace(const std::string& scenario_path, const ScenarioOverrides& overrides, 
   check_output_file(out_path);
   const auto source = make_schedule_source(sc);
   write_file_atomically(out_path, [&](std::ostream& out) {
-  traces::StepSchedule step;
-  if (text) {
-    std::string s;
-    google::protobuf::TextFormat::PrintToString(source->header(), &s);
-    out << "# header\n" << s;
-    for (long long k = a; k <= b; ++k) {
-      step.Clear();
-      source->step(k, step);
-      google::protobuf::TextFormat::PrintToString(step, &s);
-      out << "# step " << k << "\n" << s;
+    traces::StepSchedule step;
+    if (text) {
+      std::string s;
+      google::protobuf::TextFormat::PrintToString(source->header(), &s);
+      out << "# header\n" << s;
+      for (long long k = a; k <= b; ++k) {
+        step.Clear();
+        source->step(k, step);
+        google::protobuf::TextFormat::PrintToString(step, &s);
+        out << "# step " << k << "\n" << s;
+      }
+    } else {
+      traces::ScheduleWriter writer(out);
+      writer.write_header(source->header());
+      for (long long k = a; k <= b; ++k) {
+        step.Clear();
+        source->step(k, step);
+        writer.write_step(step);
+      }
     }
-  } else {
-    traces::ScheduleWriter writer(out);
-    writer.write_header(source->header());
-    for (long long k = a; k <= b; ++k) {
-      step.Clear();
-      source->step(k, step);
-      writer.write_step(step);
-    }
-  }
   });
   std::cout << "wrote steps " << a << ".." << b << " of " << last << " to " << out_path << "\n";
   return 0;

@@ -33,17 +33,17 @@ struct RunAborted {};
 /// What the faults did, event by event (faults.csv) and in total.
 struct FaultLog {
   struct Entry {
-    int event = -1;                 // FaultTimeline id; -1: none matched
-    int messages_failed = 0;        // transfers that failed at least once because of it
-    int retries = 0;                // retries they took
-    double retry_wait_s = 0.0;      // time they spent waiting for retries (summed over messages)
+    int event = -1;            // FaultTimeline id; -1: none matched
+    int messages_failed = 0;   // transfers that failed at least once because of it
+    int retries = 0;           // retries they took
+    double retry_wait_s = 0.0; // time they spent waiting for retries (summed over messages)
     double first_s = std::numeric_limits<double>::infinity(); // first failure it caused
-    double last_s = 0.0;            // last message it delayed completed
+    double last_s = 0.0;                                      // last message it delayed completed
   };
   std::map<int, Entry> by_event;
   std::optional<std::string> abort_reason; // set when the run aborted
   double abort_time_s = 0.0;
-  int abort_event = -1;                    // the timeline event that ended the run
+  int abort_event = -1; // the timeline event that ended the run
 };
 
 /// The faults of one replay: injector actors and the retry handler the rank

@@ -37,7 +37,8 @@ inline constexpr double kFaultHorizon_s = 7.0 * 24.0 * 3600.0;
 /// topology, kernel models, variability (seeded by the scenario), platform and
 /// protocol. `adjust` may edit the platform description before it is built
 /// (the OSU benchmarks place two ranks on chosen nodes). Call once per process.
-BuiltMachine build_machine(const ResolvedScenario& scenario, const std::function<void(PlatformSpec&)>& adjust = {});
+BuiltMachine build_machine(const ResolvedScenario& scenario,
+                           const std::function<void(PlatformSpec&)>& adjust = {});
 
 /// Runs `body` in an actor of its own on rank 0's CPU host until the
 /// simulation ends (fast mode's controller, which forks its windows from inside).

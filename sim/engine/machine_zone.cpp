@@ -20,7 +20,7 @@ std::size_t link_index(const topo::Hop& hop) {
 }
 std::uint64_t pair_hash(int a, int b) {
   return splitmix64((static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) |
-             static_cast<std::uint32_t>(b));
+                    static_cast<std::uint32_t>(b));
 }
 } // namespace
 
@@ -102,8 +102,8 @@ int MachineZone::nic_for(int rank, int peer) const {
   int socket = socket_of(rank);
   if (spec_.affinity == Affinity::Misplaced && spec_.sockets > 1) socket = (socket + 1) % spec_.sockets;
   const int first = socket * spec_.nics_per_socket;
-  // Aurora (Aurora paper, arXiv 2604.09517, Table II; docs/sources.md): SWAP (column traffic) on NIC0 of the socket,
-  // BCAST (row traffic) spread over the socket's other NICs.
+  // Aurora (Aurora paper, arXiv 2604.09517, Table II; docs/sources.md): SWAP (column traffic) on NIC0 of the
+  // socket, BCAST (row traffic) spread over the socket's other NICs.
   if (spec_.rank_col(rank) == spec_.rank_col(peer) || spec_.nics_per_socket == 1) return first;
   const auto spread = static_cast<std::uint64_t>(spec_.nics_per_socket - 1);
   return first + 1 + static_cast<int>(pair_hash(std::min(rank, peer), std::max(rank, peer)) % spread);
@@ -180,7 +180,8 @@ double MachineZone::take_announced(int from_rank, int to_rank) const {
 }
 
 bool MachineZone::crosses_down_link(const std::vector<topo::Hop>& path) const {
-  return std::any_of(path.begin(), path.end(), [this](const topo::Hop& hop) { return !topo_links_[link_index(hop)]->is_on(); });
+  return std::any_of(path.begin(), path.end(),
+                     [this](const topo::Hop& hop) { return !topo_links_[link_index(hop)]->is_on(); });
 }
 
 std::size_t MachineZone::active_flows(std::size_t index, double now) const {

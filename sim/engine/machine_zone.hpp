@@ -71,8 +71,8 @@ private:
   std::vector<sg4::Link*> upi_;                 // per node: [2*n] socket0->1, [2*n+1] socket1->0
   std::vector<sg4::Link*> shm_;                 // per node
   std::size_t all_links_ = 0;
-  int links_down_ = 0; // topology links currently off: adaptive routing avoids them
-  mutable std::vector<topo::Hop> hops_;                    // scratch
+  int links_down_ = 0;                  // topology links currently off: adaptive routing avoids them
+  mutable std::vector<topo::Hop> hops_; // scratch
   mutable std::vector<std::vector<topo::Hop>> candidates_; // scratch (adaptive)
   // Flows routed at the current simulated instant, per fabric link direction:
   // SimGrid updates a link's usage only when it re-solves the sharing, so

@@ -90,7 +90,6 @@ OsuResult simulate_osu(const ResolvedScenario& sc, const OsuBench& args) {
   sg4::Actor::create("osu-b", m.platform->cpu(1), [&]() { side(false); });
   m.engine->run();
   return {sizes, results};
-
 }
 
 } // namespace hplsim::sim

@@ -24,9 +24,16 @@ public:
       : rank_(rank), accounts_(accounts), faults_(faults) {}
 
   /// An op launched at `start_s` in step position `pos`, of `phase` (-1: none).
-  void launch(std::uint32_t tag, simgrid::s4u::ActivityPtr activity, std::size_t pos, int phase, double start_s,
-              OpKind kind) {
-    pending_.push_back({tag, std::move(activity), pos, phase, start_s, kind});
+  void launch(std::uint32_t tag, simgrid::s4u::ActivityPtr activity, std::size_t pos, int phase,
+              double start_s, OpKind kind) {
+    Pending p;
+    p.tag = tag;
+    p.activity = std::move(activity);
+    p.pos = pos;
+    p.phase = phase;
+    p.start_s = start_s;
+    p.kind = kind;
+    pending_.push_back(std::move(p));
   }
   /// The op launched last: the latency of the further messages an aggregated
   /// receive stands for, waited after it completes.
@@ -61,17 +68,17 @@ public:
 
 private:
   struct Pending {
-    std::uint32_t tag;
+    std::uint32_t tag = 0;
     simgrid::s4u::ActivityPtr activity;
-    std::size_t pos;
-    int phase;
-    double start_s;
-    OpKind kind;
+    std::size_t pos = 0;
+    int phase = -1;
+    double start_s = 0.0;
+    OpKind kind = OpKind::Exec;
     double extra_s = 0.0;      // latency of the further messages an aggregated receive stands for
     double not_before_s = 0.0; // a phantom device message's capped completion
     bool sender = false;       // a transfer: whose retry handler waits
     std::function<simgrid::s4u::ActivityPtr()> reissue; // a transfer: starts it again
-    int tries = 0;             // retries so far
+    int tries = 0;                                      // retries so far
   };
   void finish(std::size_t i);
 

@@ -1,8 +1,7 @@
 #pragma once
-// Fast mode's collective pivot exchange (traces::Exchange; docs/fast-mode.md, "collective pivot exchange"): when each member of a process column is done
-// with HPL's max-loc exchange of one panel column (HPL_pdmxswp), from the
-// members' arrival times, their message patterns and the time each message
-// takes on its route.
+// Fast mode's collective pivot exchange (traces::Exchange; docs/fast-mode.md, "collective pivot exchange"):
+// when each member of a process column is done with HPL's max-loc exchange of one panel column (HPL_pdmxswp),
+// from the members' arrival times, their message patterns and the time each message takes on its route.
 #include <cstdint>
 #include <map>
 #include <memory>

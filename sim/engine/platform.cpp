@@ -15,7 +15,8 @@ Platform::Platform(PlatformSpec spec) : spec_(std::move(spec)) {
   cpu_hosts_.reserve(ranks_);
   for (int r = 0; r < ranks_; ++r) {
     const double factor = spec_.cpu_rate_factor ? spec_.cpu_rate_factor(node_of(r)) : 1.0;
-    sg4::Host* host = zone_->create_host("r" + std::to_string(r), speeds(kWorkUnitsPerSecond * factor, node_of(r), -2));
+    sg4::Host* host =
+        zone_->create_host("r" + std::to_string(r), speeds(kWorkUnitsPerSecond * factor, node_of(r), -2));
     host->seal();
     zone_->register_host(host, {r, -1});
     cpu_hosts_.push_back(host);

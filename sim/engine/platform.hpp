@@ -3,11 +3,10 @@
 //
 // SimGrid's DragonflyZone cannot express Aurora (one link per node, one global
 // link per group pair, minimal routing only, crashes when groups > routers per
-// chassis; docs/simgrid-measurements.md, "Platform construction"), so the whole machine is ONE custom routing zone
-// (MachineZone) whose get_local_route() composes a route from the topology's
-// switch path, the NIC chosen by the placement policy, and the node's internal
-// links (PCIe, UPI, shared memory). Routes are computed per communication in
-// O(hops) from precomputed tables; no per-pair route table is stored.
+// chassis; docs/simgrid-measurements.md, "Platform construction"), so the whole machine is ONE custom routing
+// zone (MachineZone) whose get_local_route() composes a route from the topology's switch path, the NIC chosen
+// by the placement policy, and the node's internal links (PCIe, UPI, shared memory). Routes are computed per
+// communication in O(hops) from precomputed tables; no per-pair route table is stored.
 //
 // Hosts: one CPU host per rank ("r<rank>", the core that runs the rank's MPI
 // and CPU kernels) and one host per GPU the rank drives ("g<rank>.<d>").

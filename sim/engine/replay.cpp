@@ -75,8 +75,7 @@ namespace {
 class RankRunner {
 public:
   RankRunner(Replay::State& st, int rank)
-      : st_(st), rank_(rank),
-        rng_(models::RandomStreams::jitter_seed(st.options.seed, rank)) {}
+      : st_(st), rank_(rank), rng_(models::RandomStreams::jitter_seed(st.options.seed, rank)) {}
 
   void operator()() {
     const std::size_t total = st_.steps.size();
@@ -122,10 +121,7 @@ private:
   // and the rank is two steps further (look-ahead depth <= 1).
   void close_steps(std::size_t current) {
     accounts_.close(
-        current,
-        [this](std::size_t pos) {
-          return pending_.busy(pos);
-        },
+        current, [this](std::size_t pos) { return pending_.busy(pos); },
         [this](std::size_t pos, const RankPhases& phase_s) {
           StepRecord& rec = st_.records[pos];
           for (std::size_t p = 0; p < phase_s.size(); ++p)
@@ -273,7 +269,8 @@ private:
                                                  static_cast<double>(bytes) / rate
                                            : 0.0;
     const auto start = [this, from, to, bytes]() {
-      return sg4::Comm::sendto_async(st_.platform.cpu(from), st_.platform.cpu(to), static_cast<std::uint64_t>(bytes));
+      return sg4::Comm::sendto_async(st_.platform.cpu(from), st_.platform.cpu(to),
+                                     static_cast<std::uint64_t>(bytes));
     };
     sg4::CommPtr comm = start();
     if (tag != 0) {
@@ -464,14 +461,13 @@ std::vector<sg4::ActorPtr> Replay::start() {
   std::vector<sg4::ActorPtr> actors;
   for (int r = 0; r < st->platform.ranks(); ++r) {
     if (st->options.active_ranks && !(*st->options.active_ranks)[static_cast<std::size_t>(r)]) continue;
-    actors.push_back(sg4::Actor::create("rank" + std::to_string(r), st->platform.cpu(r),
-                                        [st, r]() {
-                                          try {
-                                            RankRunner(*st, r)();
-                                          } catch (const RunAborted&) {
-                                            // the run aborted (a fault): this rank stops here
-                                          }
-                                        }));
+    actors.push_back(sg4::Actor::create("rank" + std::to_string(r), st->platform.cpu(r), [st, r]() {
+      try {
+        RankRunner(*st, r)();
+      } catch (const RunAborted&) {
+        // the run aborted (a fault): this rank stops here
+      }
+    }));
   }
   return actors;
 }

@@ -8,11 +8,11 @@
 namespace hplsim::sim {
 
 struct FastPlan {
-  FastConfig config;          // options.fast as resolved
-  bool fold = false;          // windows simulate a fold of the ranks (phantom peers)
-  bool final_window = false;  // the final solve folded in a window of its own
+  FastConfig config;           // options.fast as resolved
+  bool fold = false;           // windows simulate a fold of the ranks (phantom peers)
+  bool final_window = false;   // the final solve folded in a window of its own
   ScheduleShortcuts shortcuts; // collective pivot exchange / panel, grouped roll, aggregated ring
-  int workers = 1;            // window processes at once
+  int workers = 1;             // window processes at once
 };
 
 FastPlan settle_fast_plan(const ResolvedScenario& scenario);

@@ -55,9 +55,9 @@ using models::RandomStreams;
 // reference mode, 50 windows of 2 measured steps: without them the last
 // measured step of a window is 3.2% short on average (rms 5.0%; the first
 // one +0.3%) and fast mode's Rmax is +2.0% off; with one step they are -0.1%
-// (rms 1.5%) and Rmax is +0.1% off (scripts/validate-fast.sh, docs/fast-mode.md). One step suffices because the schedule's look-ahead depth is at
-// most 1 and its async tags never cross a step boundary: a rank's step k+1
-// traffic is what overlaps step k, not step k+2's.
+// (rms 1.5%) and Rmax is +0.1% off (scripts/validate-fast.sh, docs/fast-mode.md). One step suffices because
+// the schedule's look-ahead depth is at most 1 and its async tags never cross a step boundary: a rank's step
+// k+1 traffic is what overlaps step k, not step k+2's.
 constexpr int kCooldownSteps = 1;
 
 // The controller: plans the windows, runs them, refines by bisection and
@@ -95,8 +95,7 @@ private:
       ro.step_list.push_back(k);
     if (fold) ro.active_ranks = &active;
     Replay replay(*machine_.platform, *machine_.kernels, machine_.protocol.get(),
-                  source_->step_function(fold ? &active : nullptr),
-                  ro);
+                  source_->step_function(fold ? &active : nullptr), ro);
     const double origin = simulated_clock_s();
     replay.run_to_end();
     WindowOutcome out;
@@ -242,10 +241,11 @@ private:
       result_.completed = false;
       result_.failure = "deadlock in a fast-mode window";
     }
-    result_.step_records = integration_.step_records(sc_.workload.n, sc_.workload.nb,
-                                                     [this](std::int64_t k) { return source_->step_flops(k); });
+    result_.step_records = integration_.step_records(
+        sc_.workload.n, sc_.workload.nb, [this](std::int64_t k) { return source_->step_flops(k); });
     if (!failed_) {
-      result_.rmax_sampling_error_fraction = integration_.sampling_error_fraction(result_.step_records.back().end_s);
+      result_.rmax_sampling_error_fraction =
+          integration_.sampling_error_fraction(result_.step_records.back().end_s);
       result_.sampling_windows = static_cast<int>(integration_.interior_windows().size());
     }
   }
@@ -266,8 +266,8 @@ private:
 
 } // namespace
 
-void run_fast(const ResolvedScenario& scenario, BuiltMachine& machine, const std::function<void(double)>& progress,
-              RunResult& result) {
+void run_fast(const ResolvedScenario& scenario, BuiltMachine& machine,
+              const std::function<void(double)>& progress, RunResult& result) {
   FastRun(scenario, machine, progress, result).run();
 }
 

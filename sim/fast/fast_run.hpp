@@ -11,7 +11,7 @@ namespace hplsim::sim {
 /// Simulates the scenario in fast mode on its built machine (sim/engine/machine.hpp)
 /// and fills `result`'s step records, activities and completion (time and rate
 /// are derived by finalize_result()).
-void run_fast(const ResolvedScenario& scenario, BuiltMachine& machine, const std::function<void(double)>& progress,
-              RunResult& result);
+void run_fast(const ResolvedScenario& scenario, BuiltMachine& machine,
+              const std::function<void(double)>& progress, RunResult& result);
 
 } // namespace hplsim::sim

@@ -39,8 +39,7 @@ std::vector<bool> FoldSet::active(std::int64_t first, std::int64_t last, bool fo
   // panel's owner row and column (docs/fast-mode.md).
   const bool cross = config_.band == FoldBand::CrossBand;
   const bool columns = cross || config_.band == FoldBand::ColumnBand;
-  for (std::int64_t k = cross ? std::min(first, steps_ - 1) : first; k <= last_panel + 1 && k < steps_;
-       ++k) {
+  for (std::int64_t k = cross ? std::min(first, steps_ - 1) : first; k <= last_panel + 1 && k < steps_; ++k) {
     const int owner_row = static_cast<int>(k % w.p), owner_col = static_cast<int>(k % w.q);
     for (int c = 0; cross && c < w.q; ++c)
       add_rank(owner_row, c);

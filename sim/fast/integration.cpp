@@ -134,8 +134,9 @@ double StepIntegration::interpolate_step_s(std::int64_t k) const {
   return read_off(*curves().step, k);
 }
 
-std::vector<StepRecord> StepIntegration::step_records(std::int64_t n, std::int64_t nb,
-                                                       const std::function<double(std::int64_t)>& step_flops) const {
+std::vector<StepRecord>
+StepIntegration::step_records(std::int64_t n, std::int64_t nb,
+                              const std::function<double(std::int64_t)>& step_flops) const {
   std::vector<StepRecord> records;
   double clock = 0.0;
   for (std::int64_t k = 0; k <= steps_; ++k) {

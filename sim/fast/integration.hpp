@@ -4,8 +4,8 @@
 // windows, the run's step records and its own sampling error (the jackknife
 // over the interior windows).
 #include <array>
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>

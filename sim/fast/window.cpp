@@ -24,7 +24,8 @@ WindowOutcome decode(const std::string& bytes) {
   WindowOutcome o;
   std::size_t at = 0;
   const auto get = [&](auto& x) {
-    if (at + sizeof x > bytes.size()) throw std::runtime_error("fast mode: a window process's answer is cut short");
+    if (at + sizeof x > bytes.size())
+      throw std::runtime_error("fast mode: a window process's answer is cut short");
     std::memcpy(&x, bytes.data() + at, sizeof x);
     at += sizeof x;
   };

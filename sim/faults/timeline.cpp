@@ -27,8 +27,8 @@ models::FlapDurationLaw law_of(Duration::Law law) {
 }
 
 // The flap process's events (models/failure_model.hpp), on topology link ids.
-void draw_flaps(const FlapProcess& process, const topo::Topology& topology, const models::RandomStreams& streams,
-                double horizon_s, std::vector<FlapEvent>& out) {
+void draw_flaps(const FlapProcess& process, const topo::Topology& topology,
+                const models::RandomStreams& streams, double horizon_s, std::vector<FlapEvent>& out) {
   std::vector<models::LinkFlapClass> classes;
   std::vector<std::vector<int>> links;
   for (const auto& c : process.classes()) {
@@ -51,11 +51,11 @@ void draw_flaps(const FlapProcess& process, const topo::Topology& topology, cons
 
 // The failure process's events: per node of the run, and per domain of
 // `nodes_per_domain` consecutive nodes.
-void draw_node_failures(const FailureProcess& p, int nodes, const models::RandomStreams& streams, double horizon_s,
-                        std::vector<NodeFailureEvent>& out) {
+void draw_node_failures(const FailureProcess& p, int nodes, const models::RandomStreams& streams,
+                        double horizon_s, std::vector<NodeFailureEvent>& out) {
   models::FailureParams params;
-  params.node.law =
-      p.law() == FailureProcess::WEIBULL ? models::NodeFailureLaw::Weibull : models::NodeFailureLaw::Exponential;
+  params.node.law = p.law() == FailureProcess::WEIBULL ? models::NodeFailureLaw::Weibull
+                                                       : models::NodeFailureLaw::Exponential;
   params.node.rate_per_hour = p.rate_per_node_per_hour();
   for (const auto& c : p.components())
     params.node.components.push_back({c.name(), c.count_per_node(), c.rate_per_hour()});
@@ -73,10 +73,11 @@ void draw_node_failures(const FailureProcess& p, int nodes, const models::Random
     }
   }
   for (const auto& e : models::draw_failures(params, nodes, horizon_s, streams)) {
-    std::string cause = e.kind == models::FailureKind::Domain
-                            ? params.domains[static_cast<std::size_t>(e.domain)].name
-                            : (e.component.empty() ? (p.law() == FailureProcess::WEIBULL ? "weibull" : "exponential")
-                                                   : e.component);
+    std::string cause =
+        e.kind == models::FailureKind::Domain
+            ? params.domains[static_cast<std::size_t>(e.domain)].name
+            : (e.component.empty() ? (p.law() == FailureProcess::WEIBULL ? "weibull" : "exponential")
+                                   : e.component);
     out.push_back({0, e.node, e.time_s, cause});
   }
 }

@@ -14,34 +14,34 @@
 namespace hplsim::sim {
 
 struct FlapEvent {
-  int id = 0;                           // position in the timeline's events (faults.csv)
+  int id = 0; // position in the timeline's events (faults.csv)
   LinkClass link_class = LINK_CLASS_UNSET;
-  std::int64_t index = 0;               // within its class
-  int link = 0;                         // the topology's link id
+  std::int64_t index = 0; // within its class
+  int link = 0;           // the topology's link id
   double start_s = 0.0, duration_s = 0.0;
-  std::string source;                   // "listed" or "process"
+  std::string source; // "listed" or "process"
 };
 
 struct NodeFailureEvent {
   int id = 0;
-  int node = 0;        // run node (workload numbering)
+  int node = 0; // run node (workload numbering)
   double time_s = 0.0;
-  std::string cause;   // "listed", or what the process drew ("exponential", "gpu", "chassis 3")
+  std::string cause; // "listed", or what the process drew ("exponential", "gpu", "chassis 3")
 };
 
 struct DegradationEvent {
   int id = 0;
   int node = 0;
-  int gpu = -1;        // -1: the node's CPUs and every GPU
+  int gpu = -1; // -1: the node's CPUs and every GPU
   double rate_factor = 1.0;
   double from_s = 0.0;
 };
 
 struct FaultTimeline {
-  std::vector<FlapEvent> flaps;               // by start time
+  std::vector<FlapEvent> flaps;                // by start time
   std::vector<NodeFailureEvent> node_failures; // by time
   std::vector<DegradationEvent> degradations;
-  std::vector<double> retry_waits_s;           // the retry handler's waits, in order
+  std::vector<double> retry_waits_s; // the retry handler's waits, in order
   double restart_setup_s = 0.0;
   bool empty() const { return flaps.empty() && node_failures.empty() && degradations.empty(); }
   /// The failure that ends the run (the earliest), if any before `horizon_s`.
@@ -56,7 +56,7 @@ inline const std::vector<double> kCassiniRetryWaits_s = {0.0, 4.0, 8.0, 12.0};
 /// The timeline of `scenario` for run `run` (0: the scenario's own; trials
 /// 1, 2, ...), events drawn over [0, horizon_s). `topology` resolves link
 /// indices to the topology's link ids.
-FaultTimeline build_timeline(const ResolvedScenario& scenario, const topo::Topology& topology, std::uint64_t run,
-                             double horizon_s);
+FaultTimeline build_timeline(const ResolvedScenario& scenario, const topo::Topology& topology,
+                             std::uint64_t run, double horizon_s);
 
 } // namespace hplsim::sim

@@ -171,8 +171,8 @@ void write_summary_json(const RunResult& result, const std::string& path) {
   j["completed"] = result.completed;
   j["failure"] =
       result.failure.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(result.failure);
-  j["fits_in_memory"] =
-      result.fits_in_memory ? nlohmann::ordered_json(*result.fits_in_memory) : nlohmann::ordered_json(nullptr);
+  j["fits_in_memory"] = result.fits_in_memory ? nlohmann::ordered_json(*result.fits_in_memory)
+                                              : nlohmann::ordered_json(nullptr);
   if (result.has_faults) j["faults"] = faults_summary_json(result);
   if (!result.prescreen.empty()) j["prescreen"] = result.prescreen;
   if (result.benchmark == "hpl-mxp") {
@@ -184,23 +184,23 @@ void write_summary_json(const RunResult& result, const std::string& path) {
 
 void write_steps_csv(const RunResult& result, const std::string& path) {
   write_file_atomically(path, [&result](std::ostream& out) {
-  out << "step,matrix_fraction,start_s,end_s,step_s";
-  for (const char* name : kPhaseNames)
-    out << ',' << name << "_s";
-  for (const char* name : kPhaseNames)
-    out << ',' << name << "_mean_s";
-  out << ",flops,rate_tflops,how\n";
-  for (const StepRecord& r : result.step_records) {
-    const double step_s = r.end_s - r.start_s;
-    out << r.step << ',' << csv_number(r.matrix_fraction) << ',' << csv_number(r.start_s) << ','
-        << csv_number(r.end_s) << ',' << csv_number(step_s);
-    for (double s : r.phase_s)
-      out << ',' << csv_number(s);
-    for (double s : r.mean_phase_s)
-      out << ',' << csv_number(s);
-    out << ',' << csv_number(r.flops) << ',' << csv_number(step_rate_tflops(r)) << ',' << csv_text(r.how)
-        << '\n';
-  }
+    out << "step,matrix_fraction,start_s,end_s,step_s";
+    for (const char* name : kPhaseNames)
+      out << ',' << name << "_s";
+    for (const char* name : kPhaseNames)
+      out << ',' << name << "_mean_s";
+    out << ",flops,rate_tflops,how\n";
+    for (const StepRecord& r : result.step_records) {
+      const double step_s = r.end_s - r.start_s;
+      out << r.step << ',' << csv_number(r.matrix_fraction) << ',' << csv_number(r.start_s) << ','
+          << csv_number(r.end_s) << ',' << csv_number(step_s);
+      for (double s : r.phase_s)
+        out << ',' << csv_number(s);
+      for (double s : r.mean_phase_s)
+        out << ',' << csv_number(s);
+      out << ',' << csv_number(r.flops) << ',' << csv_number(step_rate_tflops(r)) << ',' << csv_text(r.how)
+          << '\n';
+    }
   });
 }
 

@@ -63,7 +63,7 @@ struct RunResult {
     std::string kind;   // "link_flap", "node_failure", "degradation"
     std::string target; // "NIC_PORT 12 (link 4031)", "node 3", "node 3 gpu 1"
     double start_s = 0.0, duration_s = 0.0;
-    std::string steps;  // the steps it touched, "a-b" ("" when none)
+    std::string steps; // the steps it touched, "a-b" ("" when none)
     int messages_failed = 0, retries = 0;
     double retry_wait_s = 0.0; // summed over the messages it failed
     bool reached = true;       // false: timed after the run's end
@@ -75,9 +75,9 @@ struct RunResult {
   double lost_work_s = 0.0;     // an aborted run: the allocation time it used for nothing
   double restart_setup_s = 0.0; // faults.restart_setup_s
   std::vector<StepRecord> step_records;
-  // Fast mode's sampling error of Rmax, relative (docs/fast-mode.md, "integrating the curve"): the jackknife over its interior windows, of which
-  // there were `sampling_windows`; negative when not estimated (other modes,
-  // fewer than two interior windows, or every step simulated).
+  // Fast mode's sampling error of Rmax, relative (docs/fast-mode.md, "integrating the curve"): the jackknife
+  // over its interior windows, of which there were `sampling_windows`; negative when not estimated (other
+  // modes, fewer than two interior windows, or every step simulated).
   double rmax_sampling_error_fraction = -1.0;
   int sampling_windows = 0;
   // MxP refinement

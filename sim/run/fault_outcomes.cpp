@@ -51,22 +51,23 @@ void end_run_at(double time_s, const std::string& reason, RunResult& r) {
 void check_faults_supported(const ResolvedScenario& sc, Mode mode) {
   const Faults& f = sc.faults;
   const bool flaps = f.link_flaps_size() > 0 ||
-                     (f.has_flap_process() && std::any_of(f.flap_process().classes().begin(),
-                                                          f.flap_process().classes().end(), [](const auto& c) {
-                                                            return c.rate_per_link_per_hour() > 0.0;
-                                                          }));
+                     (f.has_flap_process() &&
+                      std::any_of(f.flap_process().classes().begin(), f.flap_process().classes().end(),
+                                  [](const auto& c) { return c.rate_per_link_per_hour() > 0.0; }));
   const bool late = std::any_of(f.degradations().begin(), f.degradations().end(),
                                 [](const Degradation& d) { return d.from_s() > 0.0; });
   const char* where = sc.path.c_str();
 
   if (mode == Mode::Fast && flaps)
-    throw ScenarioError(std::string(where) +
-                        ": faults.link_flaps / faults.flap_process: fast mode does not simulate link flaps yet; "
-                        "run them with --mode reference (docs/faults.md)");
+    throw ScenarioError(
+        std::string(where) +
+        ": faults.link_flaps / faults.flap_process: fast mode does not simulate link flaps yet; "
+        "run them with --mode reference (docs/faults.md)");
   if (mode == Mode::Fast && late)
-    throw ScenarioError(std::string(where) +
-                        ": faults.degradations: fast mode takes a degradation from the start only (from_s 0); "
-                        "run a later one with --mode reference");
+    throw ScenarioError(
+        std::string(where) +
+        ": faults.degradations: fast mode takes a degradation from the start only (from_s 0); "
+        "run a later one with --mode reference");
   if (mode == Mode::Analytic && (flaps || f.degradations_size() > 0))
     throw ScenarioError(std::string(where) +
                         ": faults: the analytic mode does not model link flaps or degradations; use --mode "
@@ -127,8 +128,8 @@ void record_faults(const FaultTimeline& t, const FaultLog* log, RunResult& r) {
     RunResult::FaultOutcome o;
     o.id = e.id;
     o.kind = "degradation";
-    o.target = "node " + std::to_string(e.node) + (e.gpu >= 0 ? " gpu " + std::to_string(e.gpu) : "") +
-               " x" + number(e.rate_factor);
+    o.target = "node " + std::to_string(e.node) + (e.gpu >= 0 ? " gpu " + std::to_string(e.gpu) : "") + " x" +
+               number(e.rate_factor);
     o.start_s = e.from_s;
     o.duration_s = std::max(0.0, end_s - e.from_s);
     o.reached = e.from_s < end_s;

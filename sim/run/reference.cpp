@@ -5,9 +5,9 @@
 
 #include "sim/engine/faults_runtime.hpp"
 #include "sim/engine/machine.hpp"
-#include "sim/run/fault_outcomes.hpp"
 #include "sim/engine/replay.hpp"
 #include "sim/engine/replay_setup.hpp"
+#include "sim/run/fault_outcomes.hpp"
 #include "sim/workload/schedule_source.hpp"
 
 namespace hplsim::sim {

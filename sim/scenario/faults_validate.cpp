@@ -20,7 +20,8 @@ std::string str(std::int64_t v) {
 void check_duration(const Checker& c, const Duration& d, const std::string& path) {
   const MessageCheck m(c, d, path);
   m.required("law");
-  if (d.law() == Duration::LAW_UNSET) m.fail("law", m.path("law") + " must be FIXED, EXPONENTIAL or LOGNORMAL");
+  if (d.law() == Duration::LAW_UNSET)
+    m.fail("law", m.path("law") + " must be FIXED, EXPONENTIAL or LOGNORMAL");
   m.positive("mean_s", Need::Required);
   if (d.law() == Duration::LOGNORMAL)
     m.positive("cv", Need::Required);
@@ -28,7 +29,8 @@ void check_duration(const Checker& c, const Duration& d, const std::string& path
     m.fail("cv", m.path("cv") + " is for LOGNORMAL durations only");
 }
 
-void check_link(const Checker& c, const LinkRef& link, const std::string& path, const topo::Topology* topology) {
+void check_link(const Checker& c, const LinkRef& link, const std::string& path,
+                const topo::Topology* topology) {
   const MessageCheck m(c, link, path);
   m.required("link_class");
   if (link.link_class() == LINK_CLASS_UNSET)
@@ -36,8 +38,8 @@ void check_link(const Checker& c, const LinkRef& link, const std::string& path, 
   m.at_least("index", 0, Need::Required);
   const std::int64_t count = static_cast<std::int64_t>(links_of_class(*topology, link.link_class()).size());
   if (count == 0)
-    m.fail("link_class", m.path("link_class") + ": the machine has no " + LinkClass_Name(link.link_class()) +
-                             " links");
+    m.fail("link_class",
+           m.path("link_class") + ": the machine has no " + LinkClass_Name(link.link_class()) + " links");
   if (link.index() >= count)
     m.fail("index", m.path("index") + " = " + str(link.index()) + " but the machine has " + str(count) + " " +
                         LinkClass_Name(link.link_class()) + " links (0.." + str(count - 1) + ")");
@@ -49,12 +51,12 @@ void check_failure_process(const Checker& c, const FailureProcess& f, const std:
   if (f.law() == FailureProcess::LAW_UNSET) m.fail("law", m.path("law") + " must be EXPONENTIAL or WEIBULL");
   if (f.law() == FailureProcess::EXPONENTIAL) {
     if (m.has("rate_per_node_per_hour") == (f.components_size() > 0))
-      m.fail("rate_per_node_per_hour",
-             m.path("rate_per_node_per_hour") + " or " + m.path("components") +
-                 ": give exactly one of them for EXPONENTIAL failures");
+      m.fail("rate_per_node_per_hour", m.path("rate_per_node_per_hour") + " or " + m.path("components") +
+                                           ": give exactly one of them for EXPONENTIAL failures");
     m.non_negative("rate_per_node_per_hour");
     if (m.has("weibull_shape") || m.has("weibull_scale_hours"))
-      m.fail("weibull_shape", m.path("weibull_shape") + " and weibull_scale_hours are for WEIBULL failures only");
+      m.fail("weibull_shape",
+             m.path("weibull_shape") + " and weibull_scale_hours are for WEIBULL failures only");
   } else {
     m.positive("weibull_shape", Need::Required);
     m.positive("weibull_scale_hours", Need::Required);
@@ -95,7 +97,8 @@ void check_prescreen(const Checker& c, const Prescreen& p, const std::string& ba
 
 } // namespace
 
-void check_faults(const Checker& c, const Scenario& s, const ResolvedScenario& r, const std::string& base_dir) {
+void check_faults(const Checker& c, const Scenario& s, const ResolvedScenario& r,
+                  const std::string& base_dir) {
   if (!s.has_faults()) return;
   const Faults& f = s.faults();
   const int nodes = r.workload.nodes;
@@ -121,8 +124,8 @@ void check_faults(const Checker& c, const Scenario& s, const ResolvedScenario& r
       if (!seen.insert(k.link_class()).second)
         m.fail("link_class", m.path("link_class") + " " + LinkClass_Name(k.link_class()) + " is given twice");
       if (links_of_class(*topology, k.link_class()).empty())
-        m.fail("link_class", m.path("link_class") + ": the machine has no " + LinkClass_Name(k.link_class()) +
-                                 " links");
+        m.fail("link_class",
+               m.path("link_class") + ": the machine has no " + LinkClass_Name(k.link_class()) + " links");
       m.non_negative("rate_per_link_per_hour", Need::Required);
       m.required("duration");
       check_duration(c, k.duration(), path + ".duration");
@@ -132,8 +135,9 @@ void check_faults(const Checker& c, const Scenario& s, const ResolvedScenario& r
     const MessageCheck m(c, f.node_failures(i), "faults.node_failures[" + str(i) + "]");
     m.at_least("node", 0, Need::Required);
     if (f.node_failures(i).node() >= nodes)
-      m.fail("node", m.path("node") + " = " + str(f.node_failures(i).node()) + " but the run has " + str(nodes) +
-                         " nodes (0.." + str(nodes - 1) + ")",
+      m.fail("node",
+             m.path("node") + " = " + str(f.node_failures(i).node()) + " but the run has " + str(nodes) +
+                 " nodes (0.." + str(nodes - 1) + ")",
              {m.path("node"), "workload.nodes"});
     m.non_negative("time_s", Need::Required);
   }
@@ -155,8 +159,8 @@ void check_faults(const Checker& c, const Scenario& s, const ResolvedScenario& r
   if (f.has_prescreen()) check_prescreen(c, f.prescreen(), base_dir);
   for (int i = 0; i < f.retry().waits_s_size(); ++i)
     if (!(f.retry().waits_s(i) >= 0.0))
-      c.fail("faults.retry.waits_s", "faults.retry.waits_s[" + str(i) + "] must be >= 0, got " +
-                                         format_number(f.retry().waits_s(i)));
+      c.fail("faults.retry.waits_s",
+             "faults.retry.waits_s[" + str(i) + "] must be >= 0, got " + format_number(f.retry().waits_s(i)));
   MessageCheck(c, f, "faults").non_negative("restart_setup_s");
 }
 

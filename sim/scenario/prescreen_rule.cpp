@@ -52,11 +52,13 @@ std::string apply_prescreen(ResolvedScenario& sc) {
   if (!(p.drop_slowest_fraction() >= 0.0 && p.drop_slowest_fraction() < 1.0)) return "";
   const int machine_nodes = sc.machine.topology.nodes;
   const models::Variability variability(sc.machine.variability, machine_nodes,
-                                        std::max(1, sc.machine.node.gpus_per_node()), sc.options.seed, sc.base_dir);
+                                        std::max(1, sc.machine.node.gpus_per_node()), sc.options.seed,
+                                        sc.base_dir);
   std::vector<int> kept = models::prescreen(variability, machine_nodes, p.drop_slowest_fraction());
   if (p.has_drop_nodes_file()) {
     const std::set<int> named = nodes_in_file(sc, p.drop_nodes_file(), machine_nodes);
-    kept.erase(std::remove_if(kept.begin(), kept.end(), [&](int n) { return named.contains(n); }), kept.end());
+    kept.erase(std::remove_if(kept.begin(), kept.end(), [&](int n) { return named.contains(n); }),
+               kept.end());
   }
   auto& w = sc.workload;
   std::ostringstream said;
@@ -83,10 +85,11 @@ std::string apply_prescreen(ResolvedScenario& sc) {
     }
   }
   const double n_scaled = double(w.n) * std::sqrt(double(new_ranks) / double(ranks));
-  const std::int64_t new_n = std::max<std::int64_t>(w.nb, std::int64_t(std::floor(n_scaled / double(w.nb))) * w.nb);
-  said << "; " << nodes << " nodes remain (the run asked for " << w.nodes << "): re-derived " << best_p << " x "
-       << new_ranks / best_p << " (was " << w.p << " x " << w.q << "), N " << new_n << " (was " << w.n
-       << ", same matrix memory per rank)";
+  const std::int64_t new_n =
+      std::max<std::int64_t>(w.nb, std::int64_t(std::floor(n_scaled / double(w.nb))) * w.nb);
+  said << "; " << nodes << " nodes remain (the run asked for " << w.nodes << "): re-derived " << best_p
+       << " x " << new_ranks / best_p << " (was " << w.p << " x " << w.q << "), N " << new_n << " (was "
+       << w.n << ", same matrix memory per rank)";
   w.nodes = nodes;
   w.p = best_p;
   w.q = new_ranks / best_p;

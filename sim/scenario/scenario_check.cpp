@@ -11,7 +11,6 @@
 
 #include <google/protobuf/io/tokenizer.h>
 
-
 namespace hplsim::sim::detail {
 namespace pb = google::protobuf;
 

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "models/calibration.pb.h"
-#include "sim/scenario/loaded_scenario.hpp"
 #include "sim/scenario/curve_rule.hpp"
+#include "sim/scenario/loaded_scenario.hpp"
 #include "topologies/topology.hpp"
 
 namespace hplsim::sim {
@@ -204,7 +204,7 @@ struct ResolvedScenario {
   MachineConfig machine;
   WorkloadConfig workload;
   OptionsConfig options;
-  Faults faults; // as validated (sim/scenario/faults.proto); empty when none
+  Faults faults;              // as validated (sim/scenario/faults.proto); empty when none
   std::string prescreen_note; // what pre-screening did (sim/scenario/prescreen_rule.hpp); empty without
 };
 

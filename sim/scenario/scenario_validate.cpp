@@ -16,8 +16,8 @@
 #include "models/protocol_model.hpp"
 #include "models/variability.hpp"
 #include "sim/scenario/scenario_check.hpp"
-#include "sim/scenario/scenario_validate.hpp"
 #include "sim/scenario/scenario_defaults.hpp"
+#include "sim/scenario/scenario_validate.hpp"
 
 namespace hplsim::sim::detail {
 namespace pb = google::protobuf;

@@ -2,8 +2,8 @@
 // Internal to the scenario loader: the validation rules of a parsed scenario.
 #include <google/protobuf/text_format.h>
 
-#include "sim/scenario/scenario_check.hpp"
 #include "sim/scenario/loaded_scenario.hpp"
+#include "sim/scenario/scenario_check.hpp"
 #include "sim/scenario/scenario_defaults.hpp"
 
 namespace hplsim::sim::detail {
@@ -17,6 +17,7 @@ void validate_scenario(LoadedScenario& loaded, const google::protobuf::TextForma
 
 /// The faults' rules (sim/scenario/faults_validate.cpp), on the validated
 /// rest of the scenario `resolved`.
-void check_faults(const Checker& c, const Scenario& s, const ResolvedScenario& resolved, const std::string& base_dir);
+void check_faults(const Checker& c, const Scenario& s, const ResolvedScenario& resolved,
+                  const std::string& base_dir);
 
 } // namespace hplsim::sim::detail

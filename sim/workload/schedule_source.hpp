@@ -30,7 +30,8 @@ public:
   }
 };
 
-/// Fast mode's cheaper ways of emitting some communication (docs/fast-mode.md); the defaults are reference mode's message-by-message schedule.
+/// Fast mode's cheaper ways of emitting some communication (docs/fast-mode.md); the defaults are reference
+/// mode's message-by-message schedule.
 struct ScheduleShortcuts {
   int pivot_group = 1;           ///< traces::HplConfig::pivot_group
   bool pivot_collective = false; ///< traces::HplConfig::pivot_collective

@@ -32,7 +32,8 @@ const std::map<std::string, std::vector<std::string>>& library_deps() {
       {"sim/study", {"sim/run", "sim/report", "sim/scenario", "sim/support"}},
       {"sim/report", {"sim/result", "sim/support"}},
       {"sim/cli",
-       {"sim/study", "sim/run", "sim/report", "sim/engine", "sim/scenario", "sim/workload", "sim/support", "models"}},
+       {"sim/study", "sim/run", "sim/report", "sim/engine", "sim/scenario", "sim/workload", "sim/support",
+        "models"}},
   };
   return deps;
 }
@@ -65,7 +66,8 @@ std::string library_of(const std::string& path) {
 std::string module_of(const std::string& path) {
   std::string m = path;
   for (const char* ext : {".pb.h", ".hpp", ".cpp", ".proto", ".h"})
-    if (m.size() > std::string(ext).size() && m.ends_with(ext)) return m.substr(0, m.size() - std::string(ext).size());
+    if (m.size() > std::string(ext).size() && m.ends_with(ext))
+      return m.substr(0, m.size() - std::string(ext).size());
   return m;
 }
 

@@ -29,8 +29,9 @@ TEST(Layering, TheTreeKeepsItsLayers) {
 class PlantedTree : public ::testing::Test {
 protected:
   void SetUp() override {
-    root_ = fs::temp_directory_path() / ("hplsim-layering-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
-                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    root_ = fs::temp_directory_path() /
+            ("hplsim-layering-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(root_);
   }
   void TearDown() override { fs::remove_all(root_); }
@@ -43,7 +44,8 @@ protected:
 };
 
 TEST_F(PlantedTree, ACleanTreePasses) {
-  plant("sim/engine/replay.hpp", "#pragma once\n#include <simgrid/s4u.hpp>\n#include \"sim/scenario/x.hpp\"\n");
+  plant("sim/engine/replay.hpp",
+        "#pragma once\n#include <simgrid/s4u.hpp>\n#include \"sim/scenario/x.hpp\"\n");
   plant("sim/scenario/x.hpp", "#pragma once\n#include \"models/m.hpp\"\n");
   plant("models/m.hpp", "#pragma once\n#include \"traces/schedule.pb.h\"\n");
   EXPECT_EQ(violations(), "");
@@ -52,23 +54,26 @@ TEST_F(PlantedTree, ACleanTreePasses) {
 TEST_F(PlantedTree, ALowerLibraryIncludingSimIsCaught) {
   plant("traces/t.hpp", "#pragma once\n\n#include \"sim/engine/replay.hpp\"\n");
   plant("sim/engine/replay.hpp", "#pragma once\n");
-  EXPECT_NE(violations().find("traces/t.hpp:3: traces includes sim/engine/replay.hpp but does not link sim/engine"),
-            std::string::npos)
+  EXPECT_NE(
+      violations().find("traces/t.hpp:3: traces includes sim/engine/replay.hpp but does not link sim/engine"),
+      std::string::npos)
       << violations();
 }
 
 TEST_F(PlantedTree, SimGridOutsideTheEngineIsCaught) {
   plant("sim/scenario/s.cpp", "// a comment\n#include <simgrid/s4u.hpp>\n");
-  EXPECT_NE(violations().find("sim/scenario/s.cpp:2: includes SimGrid (simgrid/s4u.hpp); only sim/engine may"),
-            std::string::npos)
+  EXPECT_NE(
+      violations().find("sim/scenario/s.cpp:2: includes SimGrid (simgrid/s4u.hpp); only sim/engine may"),
+      std::string::npos)
       << violations();
 }
 
 TEST_F(PlantedTree, AnUpwardIncludeInsideSimIsCaught) {
   plant("sim/engine/e.cpp", "#include \"sim/fast/f.hpp\"\n");
   plant("sim/fast/f.hpp", "#pragma once\n");
-  EXPECT_NE(violations().find("sim/engine/e.cpp:1: sim/engine includes sim/fast/f.hpp but does not link sim/fast"),
-            std::string::npos)
+  EXPECT_NE(
+      violations().find("sim/engine/e.cpp:1: sim/engine includes sim/fast/f.hpp but does not link sim/fast"),
+      std::string::npos)
       << violations();
 }
 

@@ -439,8 +439,8 @@ std::vector<std::vector<std::string>> steps_rows(const fs::path& dir) {
   return rows;
 }
 
-// steps.csv's windows as curve nodes, as fast mode builds them (docs/fast-mode.md, "integrating the curve"): the head window's last step, each
-// interior window's mean at its mean step, the tail window's first step.
+// steps.csv's windows as curve nodes, as fast mode builds them (docs/fast-mode.md, "integrating the curve"):
+// the head window's last step, each interior window's mean at its mean step, the tail window's first step.
 std::vector<std::pair<double, double>> window_nodes(const std::vector<std::vector<std::string>>& rows) {
   std::vector<std::vector<std::size_t>> windows;
   for (std::size_t i = 0; i + 1 < rows.size(); ++i) // the last row is the final solve
@@ -573,7 +573,8 @@ TEST(CliModes, FinalSolveFoldedAboveTheThresholdLeavesTheStepsUnfolded) {
   EXPECT_GT(refinement_s, 0.0);
   // The folded refinement can be optimistic (phantoms break the solves'
   // pipeline chain): measured 0.320 s with the scenario's CROSS_BAND, 0.119 s
-  // with COLUMN_BAND, against 0.334 s unfolded on this slice (docs/fast-mode.md, "the final solve"). It must not come out longer.
+  // with COLUMN_BAND, against 0.334 s unfolded on this slice (docs/fast-mode.md, "the final solve"). It must
+  // not come out longer.
   EXPECT_LE(refinement_s, read_summary(whole)["refinement_s"].get<double>());
 }
 

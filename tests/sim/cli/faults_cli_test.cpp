@@ -22,9 +22,10 @@ class NodeFailure : public ::testing::TestWithParam<const char*> {};
 // 0.1 s of a 0.21 s run (small-dragonfly's simulated time in reference mode).
 TEST_P(NodeFailure, EndsTheRunAtItsTimeWithItsWorkLost) {
   TempDir dir;
-  const CliResult r = run_hplsim({"run", source_path("scenarios/faults/small-dragonfly-node-failure.textproto"),
-                                  "--mode", GetParam(), "--out", (dir / "out").string()},
-                                 dir);
+  const CliResult r =
+      run_hplsim({"run", source_path("scenarios/faults/small-dragonfly-node-failure.textproto"), "--mode",
+                  GetParam(), "--out", (dir / "out").string()},
+                 dir);
   ASSERT_EQ(r.exit_code, 0) << r.err; // a simulated failure is a result
   const auto j = summary(dir / "out");
   EXPECT_FALSE(j["completed"].get<bool>());
@@ -49,9 +50,9 @@ TEST(Flap, DelaysTheRunByTheRetryWait) {
   const CliResult base = run_hplsim(
       {"run", source_path("scenarios/small-dragonfly.textproto"), "--out", (dir / "base").string()}, dir);
   ASSERT_EQ(base.exit_code, 0) << base.err;
-  const CliResult r = run_hplsim(
-      {"run", source_path("scenarios/faults/small-dragonfly-flap.textproto"), "--out", (dir / "flap").string()},
-      dir);
+  const CliResult r = run_hplsim({"run", source_path("scenarios/faults/small-dragonfly-flap.textproto"),
+                                  "--out", (dir / "flap").string()},
+                                 dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const double t0 = summary(dir / "base")["time_s"].get<double>();
   const auto j = summary(dir / "flap");
@@ -81,8 +82,8 @@ TEST(Flap, SameScenarioTwiceGivesTheSameBytes) {
 
 TEST(Flap, FastModeRefusesWhatItDoesNotSimulate) {
   TempDir dir;
-  const CliResult r = run_hplsim({"run", source_path("scenarios/faults/small-dragonfly-flap.textproto"), "--mode",
-                                  "fast", "--out", (dir / "out").string()},
+  const CliResult r = run_hplsim({"run", source_path("scenarios/faults/small-dragonfly-flap.textproto"),
+                                  "--mode", "fast", "--out", (dir / "out").string()},
                                  dir);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("faults.link_flaps"), std::string::npos) << r.err;
@@ -91,8 +92,8 @@ TEST(Flap, FastModeRefusesWhatItDoesNotSimulate) {
 
 TEST(Faults, AFaultFreeScenarioWritesNoFaultOutputs) {
   TempDir dir;
-  ASSERT_EQ(run_hplsim({"run", source_path("scenarios/small-dragonfly.textproto"), "--mode", "analytic", "--out",
-                        (dir / "out").string()},
+  ASSERT_EQ(run_hplsim({"run", source_path("scenarios/small-dragonfly.textproto"), "--mode", "analytic",
+                        "--out", (dir / "out").string()},
                        dir)
                 .exit_code,
             0);

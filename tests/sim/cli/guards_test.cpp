@@ -45,9 +45,9 @@ TEST(CliGuards, WithTheOverrideItRunsAndSaysItDoesNotFit) {
 
 TEST(CliGuards, AFittingRunSaysSo) {
   TempDir dir;
-  const CliResult r = run_hplsim(
-      {"run", source_path("scenarios/small-dragonfly.textproto"), "--mode", "analytic", "--out", (dir / "out").string()},
-      dir);
+  const CliResult r = run_hplsim({"run", source_path("scenarios/small-dragonfly.textproto"), "--mode",
+                                  "analytic", "--out", (dir / "out").string()},
+                                 dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(read_text(dir / "out" / "summary.json"));
   EXPECT_TRUE(j["fits_in_memory"].get<bool>());
@@ -55,8 +55,8 @@ TEST(CliGuards, AFittingRunSaysSo) {
 
 TEST(CliGuards, DryRunPrintsTheMemoryUseWithoutSimulating) {
   TempDir dir;
-  const CliResult r = run_hplsim({"run", source_path("scenarios/aurora-hpl-sc24.textproto"), "--dry-run", "--out",
-                                  (dir / "out").string()},
+  const CliResult r = run_hplsim({"run", source_path("scenarios/aurora-hpl-sc24.textproto"), "--dry-run",
+                                  "--out", (dir / "out").string()},
                                  dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // models/memory_model_test.cpp derives 122.04 GB for the SC24 grid's rank (0,0).

@@ -23,9 +23,9 @@ namespace {
 constexpr double kLatency_s = 1e-6;
 constexpr double kSwitch_s = 0.5e-6;
 constexpr double kNicBw = 10e9;
-constexpr double kBytes = 1e9;                                          // 0.1 s at the NIC's rate
+constexpr double kBytes = 1e9;                                                   // 0.1 s at the NIC's rate
 constexpr double kTransfer_s = 4 * kLatency_s + 3 * kSwitch_s + kBytes / kNicBw; // idle path
-constexpr double kFlapStart_s = 0.05; // the message is in flight
+constexpr double kFlapStart_s = 0.05;                                            // the message is in flight
 
 topo::FatTreeParams two_spines() {
   topo::FatTreeParams p;
@@ -94,8 +94,8 @@ Outcome send_under_faults(FaultTimeline timeline, topo::Routing routing, bool fl
     int retries = 0;
     for (const auto& [id, e] : faults.log().by_event)
       retries += e.retries;
-    return std::vector<double>{replay.makespan_s(), faults.log().abort_reason ? faults.log().abort_time_s : -1.0,
-                               double(retries)};
+    return std::vector<double>{replay.makespan_s(),
+                               faults.log().abort_reason ? faults.log().abort_time_s : -1.0, double(retries)};
   });
   return {v.at(0), v.at(1), static_cast<int>(v.at(2))};
 }

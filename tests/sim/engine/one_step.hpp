@@ -4,9 +4,9 @@
 #include <vector>
 
 #include "models/kernel_model.hpp"
+#include "sim/engine/engine_setup.hpp"
 #include "sim/engine/platform.hpp"
 #include "sim/engine/replay.hpp"
-#include "sim/engine/engine_setup.hpp"
 #include "tests/sim/engine/isolated.hpp"
 
 namespace hplsim::sim {

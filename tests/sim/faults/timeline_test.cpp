@@ -15,29 +15,30 @@ namespace hplsim::sim {
 namespace {
 
 ResolvedScenario with_faults(const std::string& faults, unsigned long long seed = 1) {
-  const std::string path = std::string(HPLSIM_SOURCE_DIR) + "/scenarios/faults/small-dragonfly-flap.textproto";
+  const std::string path =
+      std::string(HPLSIM_SOURCE_DIR) + "/scenarios/faults/small-dragonfly-flap.textproto";
   std::ifstream in(path);
   std::stringstream s;
   s << in.rdbuf();
   const std::string text = s.str().substr(0, s.str().find("faults {")) + faults;
   ScenarioOverrides o;
   o.seed = seed;
-  return resolve(load_scenario_text(text, std::string(HPLSIM_SOURCE_DIR) + "/scenarios/faults/x.textproto", o));
+  return resolve(
+      load_scenario_text(text, std::string(HPLSIM_SOURCE_DIR) + "/scenarios/faults/x.textproto", o));
 }
 
 // 48 nodes at 0.5 failures per node-hour and 384 NIC cables at 0.2 flaps per
 // hour over 10 h: ~240 failures and ~770 flaps, enough to tell runs apart.
-const char* kProcesses =
-    "faults { failure_process { law: EXPONENTIAL rate_per_node_per_hour: 0.5 } "
-    "flap_process { classes { link_class: NIC_PORT rate_per_link_per_hour: 0.2 "
-    "duration { law: LOGNORMAL mean_s: 2 cv: 0.5 } } } }";
+const char* kProcesses = "faults { failure_process { law: EXPONENTIAL rate_per_node_per_hour: 0.5 } "
+                         "flap_process { classes { link_class: NIC_PORT rate_per_link_per_hour: 0.2 "
+                         "duration { law: LOGNORMAL mean_s: 2 cv: 0.5 } } } }";
 constexpr double kHorizon_s = 10 * 3600.0;
 
 TEST(FaultTimeline, ListedEventsComeInTimeOrderWithTheirLinks) {
-  const ResolvedScenario sc = with_faults(
-      "faults { link_flaps { link { link_class: GLOBAL index: 2 } start_s: 5 duration_s: 1 } "
-      "link_flaps { link { link_class: NIC_PORT index: 9 } start_s: 1 duration_s: 1 } "
-      "node_failures { node: 4 time_s: 3 } }");
+  const ResolvedScenario sc =
+      with_faults("faults { link_flaps { link { link_class: GLOBAL index: 2 } start_s: 5 duration_s: 1 } "
+                  "link_flaps { link { link_class: NIC_PORT index: 9 } start_s: 1 duration_s: 1 } "
+                  "node_failures { node: 4 time_s: 3 } }");
   const auto topology = make_topology(sc.machine);
   const FaultTimeline t = build_timeline(sc, *topology, 0, kHorizon_s);
   ASSERT_EQ(t.flaps.size(), 2u);

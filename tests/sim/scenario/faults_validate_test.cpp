@@ -14,7 +14,8 @@ namespace {
 // The shipped flap scenario without its faults, then `faults`; loaded as if it
 // were scenarios/faults/x.textproto (its relative kernels_file resolves).
 std::string error_of(const std::string& faults) {
-  const std::string path = std::string(HPLSIM_SOURCE_DIR) + "/scenarios/faults/small-dragonfly-flap.textproto";
+  const std::string path =
+      std::string(HPLSIM_SOURCE_DIR) + "/scenarios/faults/small-dragonfly-flap.textproto";
   std::ifstream in(path);
   std::stringstream s;
   s << in.rdbuf();

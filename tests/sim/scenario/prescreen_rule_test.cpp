@@ -18,18 +18,21 @@ namespace {
 // small-dragonfly's machine has 48 nodes; `on_40` runs on 40 of them (12 x 20)
 // so that pre-screening can leave enough.
 ResolvedScenario with_prescreen(const std::string& prescreen, bool on_40 = false) {
-  const std::string path = std::string(HPLSIM_SOURCE_DIR) + "/scenarios/faults/small-dragonfly-flap.textproto";
+  const std::string path =
+      std::string(HPLSIM_SOURCE_DIR) + "/scenarios/faults/small-dragonfly-flap.textproto";
   std::ifstream in(path);
   std::stringstream s;
   s << in.rdbuf();
-  const std::string text = s.str().substr(0, s.str().find("faults {")) + "faults { prescreen { " + prescreen + " } }";
+  const std::string text =
+      s.str().substr(0, s.str().find("faults {")) + "faults { prescreen { " + prescreen + " } }";
   ScenarioOverrides o;
   if (on_40) {
     o.nodes = 40;
     o.p = 12;
     o.q = 20;
   }
-  return resolve(load_scenario_text(text, std::string(HPLSIM_SOURCE_DIR) + "/scenarios/faults/x.textproto", o));
+  return resolve(
+      load_scenario_text(text, std::string(HPLSIM_SOURCE_DIR) + "/scenarios/faults/x.textproto", o));
 }
 
 TEST(Prescreen, EnoughNodesLeftKeepsTheGridOnTheNodesLeft) {
@@ -43,7 +46,8 @@ TEST(Prescreen, EnoughNodesLeftKeepsTheGridOnTheNodesLeft) {
   ASSERT_EQ(sc.workload.node_map.size(), 40u);
   // Without variability every node is as fast: the lowest ids are dropped first.
   EXPECT_EQ(sc.workload.node_map.front(), dropped);
-  EXPECT_NE(sc.prescreen_note.find(std::to_string(dropped) + " of " + std::to_string(machine)), std::string::npos)
+  EXPECT_NE(sc.prescreen_note.find(std::to_string(dropped) + " of " + std::to_string(machine)),
+            std::string::npos)
       << sc.prescreen_note;
 }
 

@@ -64,7 +64,8 @@ TEST(OutputFiles, AWriteReplacesTheFileWhole) {
   write_file_atomically(f.string(), [](std::ostream& out) { out << "first\n"; });
   write_file_atomically(f.string(), [](std::ostream& out) { out << "second\n"; });
   EXPECT_EQ(read(f), "second\n");
-  EXPECT_EQ(std::distance(fs::directory_iterator(s.path), fs::directory_iterator{}), 1) << "no temporary left";
+  EXPECT_EQ(std::distance(fs::directory_iterator(s.path), fs::directory_iterator{}), 1)
+      << "no temporary left";
 }
 
 TEST(OutputFiles, AWriteThatFailsHalfwayLeavesThePreviousFile) {
@@ -78,7 +79,8 @@ TEST(OutputFiles, AWriteThatFailsHalfwayLeavesThePreviousFile) {
                                      }),
                std::runtime_error);
   EXPECT_EQ(read(f), "complete\n");
-  EXPECT_EQ(std::distance(fs::directory_iterator(s.path), fs::directory_iterator{}), 1) << "no temporary left";
+  EXPECT_EQ(std::distance(fs::directory_iterator(s.path), fs::directory_iterator{}), 1)
+      << "no temporary left";
 }
 
 TEST(OutputFiles, AFileInAMissingDirectoryIsAnOutputErrorNamingIt) {
