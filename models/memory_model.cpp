@@ -42,10 +42,13 @@ std::string gb(double bytes) {
 }
 
 std::string grouped(std::int64_t v) {
-  std::string s = std::to_string(v < 0 ? -v : v);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
-    s.insert(static_cast<std::size_t>(i), ",");
-  return v < 0 ? "-" + s : s;
+  const std::string digits = std::to_string(v < 0 ? -v : v);
+  std::string s = v < 0 ? "-" : "";
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) s += ',';
+    s += digits[i];
+  }
+  return s;
 }
 
 std::string percent(double x) {
