@@ -120,9 +120,14 @@ enum class SwapAlgo { BinaryExchange, SpreadRoll, Mix };
 enum class Refinement { Classical, Gmres };
 enum class Mode { Auto, Reference, Analytic, Fast };
 
-// HPL.dat's algorithm lines; used by benchmark HPL. Defaults: the sample
-// HPL.dat shipped with netlib HPL 2.3 (PFACT Right, NBMIN 4, NDIV 2, BCAST
-// 1ringM, SWAP mix, swapping threshold 64).
+// HPL.dat's algorithm lines; used by benchmark HPL. Defaults [U]: PFACT Right,
+// NBMIN 4, NDIV 2, BCAST 1ringM, SWAP mix, swapping threshold 64. They are NOT
+// the sample HPL.dat shipped with netlib HPL 2.3 (icl-utk-edu/hpl,
+// testing/ptest/HPL.dat: PFACTs 0 1 2, NBMINs 2 4, NDIV 2, RFACTs 0 1 2,
+// BCAST 0 = 1ring, DEPTH 0, SWAP 2 = mix, threshold 64), which the comments
+// said until 2026-12-01; traces/hpl_config.hpp's defaults are that file's
+// first values. Every shipped scenario that leaves these lines unset was
+// measured with the values here, so they are kept, marked unsourced.
 struct HplVariants {
   PfactAlgo pfact = PfactAlgo::Right;
   int nbmin = 4;
