@@ -18,8 +18,14 @@ export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=0:check_initi
 export LSAN_OPTIONS="suppressions=$PWD/tests/sanitizer/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 
+# Performance bars of the optimized build are not bars for instrumented code;
+# they are left out here (the normal suite runs them). SANITIZE_EXCLUDE= runs all.
+#   HplGenerator.GeneratesA30x34StepQuickly: one step < 50 ms thread CPU time;
+#     38-61 ms under ASan+UBSan on the 2-core machine (flaky, not a finding).
+EXCLUDE=${SANITIZE_EXCLUDE-'^HplGenerator\.GeneratesA30x34StepQuickly$'}
+
 start=$(date +%s)
 status=0
-ctest --test-dir build-asan -j"$JOBS" --output-on-failure "$@" || status=$?
+ctest --test-dir build-asan -j"$JOBS" --output-on-failure ${EXCLUDE:+-E "$EXCLUDE"} "$@" || status=$?
 echo "sanitizer suite: $(( $(date +%s) - start )) s wall, ctest exit $status"
 exit "$status"
