@@ -339,9 +339,9 @@ void check_fit(const Checker& c, const ResolvedScenario& r, const Scenario& s) {
             (r.machine.kernels_path.empty() ? " (machine.kernels.amx)" : " (" + r.machine.kernels_path + ")"),
         {"machine.node.amx"});
   // The variability model reads node_rates_file and checks it against the run's nodes.
+  // No GPUs: their factors (nodes x GPUs of them) are not checked, only allocated.
   try {
-    models::Variability variability(r.machine.variability, w.nodes, node.gpus_per_node(), r.options.seed,
-                                    r.base_dir);
+    models::Variability variability(r.machine.variability, w.nodes, 0, r.options.seed, r.base_dir);
   } catch (const std::invalid_argument& e) {
     c.fail("machine.variability", std::string("machine.") + e.what(),
            {"machine.variability.node_rates_file", "workload.nodes"});
