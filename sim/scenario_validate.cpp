@@ -339,12 +339,15 @@ void check_fit(const Checker& c, const ResolvedScenario& r, const Scenario& s) {
             (r.machine.kernels_path.empty() ? " (machine.kernels.amx)" : " (" + r.machine.kernels_path + ")"),
         {"machine.node.amx"});
   // The variability model reads node_rates_file and checks it against the run's nodes.
-  // No GPUs: their factors (nodes x GPUs of them) are not checked, only allocated.
-  try {
-    models::Variability variability(r.machine.variability, w.nodes, 0, r.options.seed, r.base_dir);
-  } catch (const std::invalid_argument& e) {
-    c.fail("machine.variability", std::string("machine.") + e.what(),
-           {"machine.variability.node_rates_file", "workload.nodes"});
+  // Only then: its other checks are check_variability's, and it draws a factor for
+  // every node and GPU (nodes x GPUs of them, not checked, only allocated), so no GPUs.
+  if (!r.machine.variability.node_rates_file().empty()) {
+    try {
+      models::Variability variability(r.machine.variability, w.nodes, 0, r.options.seed, r.base_dir);
+    } catch (const std::invalid_argument& e) {
+      c.fail("machine.variability", std::string("machine.") + e.what(),
+             {"machine.variability.node_rates_file", "workload.nodes"});
+    }
   }
 }
 
