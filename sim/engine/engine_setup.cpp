@@ -1,10 +1,21 @@
 #include "sim/engine/engine_setup.hpp"
 
+#include <iterator>
 #include <unordered_set>
 #include <vector>
 #include <xbt/log.h>
 
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
+
+// gcc defines __SANITIZE_ADDRESS__ under -fsanitize=address; clang 14 only answers __has_feature.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HPLSIM_CLANG_ASAN 1
+#endif
+#endif
+#ifndef HPLSIM_CLANG_ASAN
+#define HPLSIM_CLANG_ASAN 0
+#endif
 
 namespace hplsim::sim {
 
@@ -23,9 +34,21 @@ void allow_flow_rate_caps(double device_message_rate_bytes_per_s) {
 
 std::unique_ptr<sg4::Engine> create_engine() {
   xbt_log_control_set("root.thresh:critical");
-  int argc = 1;
   char arg0[] = "hplsim";
+#if defined(__SANITIZE_ADDRESS__) || HPLSIM_CLANG_ASAN
+  // AddressSanitizer cannot follow SimGrid's raw context switches (Debian's
+  // SimGrid has no ASan fiber annotations): an exception thrown on an actor's
+  // stack (e.g. the kill at a deadlock) leaves stale stack poisoning and false
+  // reports follow. With ucontext, ASan's swapcontext interceptor clears the
+  // shadow of the stack switched to. (Thread contexts would hang: fast mode
+  // forks window processes from inside a simulation.) The factory is chosen
+  // when the engine starts, so on its command line (scripts/sanitize.sh).
+  char factory[] = "--cfg=contexts/factory:ucontext";
+  char* argv[] = {arg0, factory, nullptr};
+#else
   char* argv[] = {arg0, nullptr};
+#endif
+  int argc = static_cast<int>(std::size(argv)) - 1;
   auto engine = std::make_unique<sg4::Engine>(&argc, argv);
   // CM02: plain max-min sharing with no built-in TCP factors; hplsim's protocol
   // model (models/protocol_model.hpp) supplies the per-size corrections.

@@ -2,11 +2,13 @@
 // combinations that make a run impossible (grid vs ranks, ranks vs cores and
 // GPUs, nodes vs the topology's ports). One ScenarioError for the first problem,
 // located at the offending field (or the override that set it).
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -73,13 +75,17 @@ void check_topology(const Checker& c, const Topology& t, const MessageCheck& nod
   if (t.has_dragonfly()) {
     const MessageCheck d(c, t.dragonfly(), "machine.topology.dragonfly");
     check_dragonfly(d);
-    const Int ports =
-        d.integer("groups") * d.integer("switches_per_group") * d.integer("endpoint_ports_per_switch");
-    capacity = ports / nics;
+    // Three int32 factors can overflow int64: their product in 128 bits.
+    __extension__ using Wide = __int128;
+    const Wide ports =
+        Wide{d.integer("groups")} * d.integer("switches_per_group") * d.integer("endpoint_ports_per_switch");
+    const Wide exact = ports / nics;
+    capacity = static_cast<Int>(std::min<Wide>(exact, std::numeric_limits<Int>::max()));
     kind_path = d.path();
     capacity_text = "groups*switches_per_group*endpoint_ports_per_switch / " + nic_text + " = " +
                     str(d.integer("groups")) + "*" + str(d.integer("switches_per_group")) + "*" +
-                    str(d.integer("endpoint_ports_per_switch")) + " / " + str(nics) + " = " + str(capacity);
+                    str(d.integer("endpoint_ports_per_switch")) + " / " + str(nics) + " = " +
+                    (exact > capacity ? "more than " : "") + str(capacity);
   } else {
     const MessageCheck f(c, t.fat_tree(), "machine.topology.fat_tree");
     check_fat_tree(f);
@@ -105,6 +111,13 @@ void check_node(const MessageCheck& n) {
   n.at_least("cores_per_socket", 1, Need::Required);
   n.at_least("gpus_per_socket", 0);
   n.at_least("nics_per_socket", 1, Need::Required);
+  // NodeConfig's per-node counts (sockets times a per-socket count) are ints.
+  for (const std::string_view per_socket : {"cores_per_socket", "gpus_per_socket", "nics_per_socket"})
+    if (n.integer("sockets") * n.integer(per_socket) > INT_MAX)
+      n.fail(per_socket,
+             "machine.node: sockets*" + std::string(per_socket) + " = " + str(n.integer("sockets")) + "*" +
+                 str(n.integer(per_socket)) + " exceeds an int",
+             {n.path("sockets"), n.path(per_socket)});
   n.positive("nic_bandwidth_bytes_per_s", Need::Required);
   n.non_negative("nic_latency_s");
   if (n.integer("gpus_per_socket") > 0)
@@ -328,12 +341,15 @@ void check_fit(const Checker& c, const ResolvedScenario& r, const Scenario& s) {
             (r.machine.kernels_path.empty() ? " (machine.kernels.amx)" : " (" + r.machine.kernels_path + ")"),
         {"machine.node.amx"});
   // The variability model reads node_rates_file and checks it against the run's nodes.
-  try {
-    models::Variability variability(r.machine.variability, w.nodes, node.gpus_per_node(), r.options.seed,
-                                    r.base_dir);
-  } catch (const std::invalid_argument& e) {
-    c.fail("machine.variability", std::string("machine.") + e.what(),
-           {"machine.variability.node_rates_file", "workload.nodes"});
+  // Only then: its other checks are check_variability's, and it draws a factor for
+  // every node and GPU (nodes x GPUs of them, not checked, only allocated), so no GPUs.
+  if (!r.machine.variability.node_rates_file().empty()) {
+    try {
+      models::Variability variability(r.machine.variability, w.nodes, 0, r.options.seed, r.base_dir);
+    } catch (const std::invalid_argument& e) {
+      c.fail("machine.variability", std::string("machine.") + e.what(),
+             {"machine.variability.node_rates_file", "workload.nodes"});
+    }
   }
 }
 
