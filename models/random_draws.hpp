@@ -24,6 +24,13 @@ double standard_normal(std::mt19937_64& rng);
 /// drawing when cv == 0.
 double lognormal_mean1(std::mt19937_64& rng, double cv);
 
+/// The replay's per-kernel time jitter: lognormal with mean 1 and coefficient
+/// of variation `cv` by Box-Muller (cosine branch) on uniforms at the centres
+/// of the 2^53 cells ((top 53 bits + 0.5) / 2^53: never 0 or 1); consumes two
+/// draws; 1 without drawing when cv <= 0. (The centred uniforms differ from
+/// uniform_open0's, so the jitter keeps the draws it has always had.)
+double kernel_jitter_factor(std::mt19937_64& rng, double cv);
+
 /// Uniform integer in [0, n), n >= 1, unbiased (rejection of the top partial range).
 std::uint64_t uniform_index(std::mt19937_64& rng, std::uint64_t n);
 

@@ -86,4 +86,24 @@ private:
   std::vector<int> down_; // flap ids currently down, in the order they went down
 };
 
+/// Waits for the transfer `comm`; with `faults`, a network failure (a link
+/// flap) sends it again through the retry handler, `start` starting it anew.
+/// Without faults exactly comm->wait().
+template <typename Start>
+void wait_with_retries(FaultsRuntime* faults, simgrid::s4u::CommPtr& comm, bool sender, const Start& start) {
+  if (faults == nullptr) {
+    comm->wait();
+    return;
+  }
+  faults->with_retries(sender, [&]() {
+    if (!comm) comm = start();
+    try {
+      comm->wait();
+    } catch (const simgrid::NetworkFailureException&) {
+      comm = nullptr;
+      throw;
+    }
+  });
+}
+
 } // namespace hplsim::sim

@@ -1,11 +1,13 @@
 #include "sim/engine/replay.hpp"
 
+#include "models/random_draws.hpp"
 #include "models/random_streams.hpp"
 #include "sim/engine/faults_runtime.hpp"
 #include "sim/engine/pending_ops.hpp"
 #include "sim/engine/phase_accounts.hpp"
 #include "sim/engine/pivot_exchange.hpp"
 #include "sim/engine/rank_mean.hpp"
+#include "sim/engine/rank_peers.hpp"
 #include "sim/engine/step_window.hpp"
 #include "traces/hpl_pfact.hpp"
 
@@ -107,16 +109,6 @@ private:
     return static_cast<int>(std::find(a.begin(), a.end(), true) - a.begin());
   }
 
-  sg4::Mailbox* mailbox(int from, int to) {
-    auto& cache = from == rank_ ? out_ : in_;
-    const int peer = from == rank_ ? to : from;
-    for (auto& [p, mb] : cache)
-      if (p == peer) return mb;
-    sg4::Mailbox* mb = sg4::Mailbox::by_name(std::to_string(from) + ">" + std::to_string(to));
-    cache.emplace_back(peer, mb);
-    return mb;
-  }
-
   // A step's accounts are final once no async op launched in it is pending
   // and the rank is two steps further (look-ahead depth <= 1).
   void close_steps(std::size_t current) {
@@ -135,18 +127,6 @@ private:
     RankMean& m = st_.step_means[pos];
     m.add(rank_phase_s);
     if (m.simulated() == st_.active) st_.records[pos].mean_phase_s = m.mean(st_.platform.ranks());
-  }
-
-  double jitter() {
-    const double cv = st_.options.kernel_jitter_cv;
-    if (cv <= 0.0) return 1.0;
-    // Lognormal with mean 1 and the given coefficient of variation (Box-Muller, own
-    // transform so that draws do not depend on the standard library's distributions).
-    const double s2 = std::log1p(cv * cv);
-    const double u1 = (static_cast<double>(rng_() >> 11) + 0.5) * 0x1.0p-53;
-    const double u2 = (static_cast<double>(rng_() >> 11) + 0.5) * 0x1.0p-53;
-    const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
-    return std::exp(std::sqrt(s2) * z - 0.5 * s2);
   }
 
   void run_op(const traces::Op& op, std::size_t pos) {
@@ -207,7 +187,7 @@ private:
       const models::KernelShape k{w.kernel, traces::CPU, traces::FP64, w.m, w.n, w.k};
       double seconds = st_.kernels.seconds(k, st_.options.panel_threading);
       if (seconds <= 0.0) continue;
-      seconds *= jitter();
+      seconds *= models::kernel_jitter_factor(rng_, st_.options.kernel_jitter_cv);
       segments_.back() += seconds * core_s;
     }
     return segments_;
@@ -220,7 +200,7 @@ private:
                                                                          : st_.options.other_threading;
     double seconds = st_.kernels.seconds(shape, threading);
     if (seconds <= 0.0) return;
-    seconds *= jitter();
+    seconds *= models::kernel_jitter_factor(rng_, st_.options.kernel_jitter_cv);
     const int phase = phase_index(c.phase());
     ++st_.stats.executions;
     const double amount = seconds * kWorkUnitsPerSecond;
@@ -264,10 +244,12 @@ private:
     // after it starts (the capped time on an idle path; under sharing the
     // slower of the two).
     const double rate = device ? st_.options.device_message_rate_bytes_per_s : 0.0;
-    const double not_before_s = rate > 0.0 ? sg4::Engine::get_clock() +
-                                                 message_latency_s(from == rank_ ? to : from, bytes) +
-                                                 static_cast<double>(bytes) / rate
-                                           : 0.0;
+    const double not_before_s = rate > 0.0
+                                    ? sg4::Engine::get_clock() +
+                                          peers_.message_latency_s(from == rank_ ? to : from,
+                                                                   static_cast<double>(bytes), st_.protocol) +
+                                          static_cast<double>(bytes) / rate
+                                    : 0.0;
     const auto start = [this, from, to, bytes]() {
       return sg4::Comm::sendto_async(st_.platform.cpu(from), st_.platform.cpu(to),
                                      static_cast<std::uint64_t>(bytes));
@@ -280,27 +262,9 @@ private:
       if (st_.options.faults) pending_.set_last_retry(true, start);
       return;
     }
-    wait_transfer(comm, true, start);
+    wait_with_retries(st_.options.faults, comm, /*sender=*/true, start);
     PendingOps::hold_until(not_before_s);
     accounts_.add(pos, phase, t0, sg4::Engine::get_clock());
-  }
-
-  // Waits for a transfer; after a network failure (a link flap) the retry
-  // handler starts it again with `start` (sim/engine/faults_runtime.hpp).
-  template <typename Start> void wait_transfer(sg4::CommPtr& comm, bool sender, const Start& start) {
-    if (st_.options.faults == nullptr) {
-      comm->wait();
-      return;
-    }
-    st_.options.faults->with_retries(sender, [&]() {
-      if (!comm) comm = start();
-      try {
-        comm->wait();
-      } catch (const simgrid::NetworkFailureException&) {
-        comm = nullptr;
-        throw;
-      }
-    });
   }
 
   // GPU-aware MPI (docs/aurora.md): a device-buffer message's extra
@@ -322,7 +286,7 @@ private:
       return phantom_transfer(rank_, s.peer(), s.bytes(), s.has_async_tag() ? s.async_tag() : 0, pos, phase,
                               t0, s.device());
     device_overhead(s.device());
-    sg4::Mailbox* mb = mailbox(rank_, s.peer());
+    sg4::Mailbox* mb = peers_.mailbox(rank_, s.peer());
     const int peer = s.peer();
     const auto bytes = static_cast<std::uint64_t>(s.bytes());
     const bool device = s.device();
@@ -338,20 +302,23 @@ private:
       if (st_.options.faults) pending_.set_last_retry(true, start);
       return;
     }
-    wait_transfer(comm, true, start);
+    wait_with_retries(st_.options.faults, comm, /*sender=*/true, start);
     accounts_.add(pos, phase, t0, sg4::Engine::get_clock());
   }
 
   void recv(const traces::Recv& r, std::size_t pos, double t0) {
     const int phase = phase_index(r.phase());
     const double extra_s =
-        r.repeat() > 1 ? (r.repeat() - 1) * message_latency_s(r.peer(), r.bytes() / r.repeat()) : 0.0;
+        r.repeat() > 1
+            ? (r.repeat() - 1) * peers_.message_latency_s(
+                                     r.peer(), static_cast<double>(r.bytes() / r.repeat()), st_.protocol)
+            : 0.0;
     if (is_phantom(r.peer())) {
       ++st_.stats.messages;
       phantom_transfer(r.peer(), rank_, r.bytes(), r.has_async_tag() ? r.async_tag() : 0, pos, phase, t0,
                        r.device());
     } else {
-      sg4::Mailbox* mb = mailbox(r.peer(), rank_);
+      sg4::Mailbox* mb = peers_.mailbox(r.peer(), rank_);
       const auto start = [this, mb]() { return mb->get_async<int>(&recv_slot_); };
       if (r.has_async_tag()) {
         sg4::CommPtr comm = start();
@@ -372,22 +339,6 @@ private:
     }
     sg4::this_actor::sleep_for(extra_s);
     accounts_.add(pos, phase, sg4::Engine::get_clock() - extra_s, sg4::Engine::get_clock());
-  }
-
-  // One message's latency from `from` to this rank for `bytes`, as the network
-  // model charges it: the route's link latencies, scaled and augmented by the
-  // protocol model when there is one (sim/simulation.cpp, install_protocol).
-  double message_latency_s(int from, std::int64_t bytes) {
-    auto it = std::find_if(route_latency_cache_.begin(), route_latency_cache_.end(),
-                           [from](const auto& entry) { return entry.first == from; });
-    if (it == route_latency_cache_.end()) {
-      std::vector<sg4::Link*> links;
-      route_latency_cache_.emplace_back(from, st_.platform.query_route(from, rank_, links));
-      it = route_latency_cache_.end() - 1;
-    }
-    const double path_s = it->second;
-    return st_.protocol == nullptr ? path_s
-                                   : st_.protocol->message_latency_s(path_s, static_cast<double>(bytes));
   }
 
   void copy(const traces::Copy& c, std::size_t pos, double t0) {
@@ -414,9 +365,8 @@ private:
   std::mt19937_64 rng_;
   PhaseAccounts accounts_;
   PendingOps pending_{rank_, accounts_, st_.options.faults};
-  std::vector<std::pair<int, sg4::Mailbox*>> out_, in_;
+  RankPeers peers_{st_.platform, rank_};
   int* recv_slot_ = nullptr;
-  std::vector<std::pair<int, double>> route_latency_cache_;            // peer, path latency to this rank
   std::size_t exchange_pos_ = std::numeric_limits<std::size_t>::max(); // step of the exchanges counted
   int exchange_seq_ = 0;
   std::vector<traces::PanelWork> work_; // panel_segments' scratch
