@@ -6,8 +6,8 @@ Takes the steps.csv of a dense fast-mode run (many uniform windows; every
 window one run of consecutive "simulated" rows) as the truth, then keeps only
 the head, the tail and n of its interior windows, spaced uniformly and shifted
 together across the run (one subsample per shift), and integrates the curve
-through them with each of fast mode's rules (sim/step_curve.cpp, the same
-nodes as sim/fast_mode.cpp). Prints, per n and rule, the mean and rms of the
+through them with each of fast mode's rules (sim/fast/step_curve.cpp, the same
+nodes as sim/fast/fast_run.cpp). Prints, per n and rule, the mean and rms of the
 subsamples' Rmax error against the dense run.
 
 Usage: scripts/study-interpolation.py DENSE/steps.csv [--shifts 40]
@@ -146,7 +146,7 @@ def main():
             kept = [head] + picked + [tail]
             for r in rules:
                 errors[r].append(100.0 * (truth / run_time(step_s, kept, last_step, r) - 1.0))
-            # The run's own estimate (sim/fast_mode.cpp, sampling_error_fraction):
+            # The run's own estimate (sim/fast/fast_run.cpp, sampling_error_fraction):
             # the jackknife over its interior windows, with the default rule.
             if n >= 2:
                 total = run_time(step_s, kept, last_step, "MONOTONE_CUBIC")

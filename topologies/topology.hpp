@@ -78,7 +78,7 @@ public:
   /// Appends the switch-to-switch hops from `src_switch` to `dst_switch`
   /// (nothing when equal). `salt` picks among equivalent paths (parallel global
   /// links, Valiant intermediate group) deterministically. Adaptive routing is
-  /// resolved by the caller (it needs link state: sim/machine_zone.cpp); here it means Minimal.
+  /// resolved by the caller (it needs link state: sim/engine/machine_zone.cpp); here it means Minimal.
   /// O(hops): no graph search. Throws std::out_of_range for a bad switch id.
   virtual void route(int src_switch, int dst_switch, Routing routing, std::uint64_t salt,
                      std::vector<Hop>& out) const = 0;

@@ -15,7 +15,7 @@
 # Both run with one BLAS thread per rank (OPENBLAS_NUM_THREADS=1) and
 # `mpirun --allow-run-as-root --oversubscribe -np P*Q`.
 #
-# The HPL.dat algorithm lines match hplsim's defaults (sim/scenario_defaults.hpp,
+# The HPL.dat algorithm lines match hplsim's defaults (sim/scenario/scenario_defaults.hpp,
 # the sample HPL.dat of HPL 2.3): PFACT Right, NBMIN 4, NDIV 2, RFACT Right,
 # BCAST 1ringM, DEPTH 1, SWAP mix (threshold 64), L1/U transposed,
 # equilibration on, alignment 8, row-major process mapping.

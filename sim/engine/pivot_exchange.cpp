@@ -114,7 +114,7 @@ std::vector<double> pivot_exchange_completion_s(const std::vector<traces::Patter
 }
 
 // The replay's machine: routes between the members' hosts, the protocol
-// model's corrections as install_protocol (sim/simulation.cpp) applies them.
+// model's corrections as install_protocol (sim/engine/engine_setup.cpp) applies them.
 class PivotExchanges::Network final : public ExchangeNetwork {
 public:
   Network(PivotExchanges& owner, int base, int stride) : owner_(owner), base_(base), stride_(stride) {}

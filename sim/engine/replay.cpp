@@ -150,7 +150,7 @@ private:
     throw std::runtime_error("schedule: rank " + std::to_string(rank_) + " has an empty op");
   }
 
-  // Fast mode's collective pivot exchange (traces::Exchange, sim/pivot_exchange.hpp).
+  // Fast mode's collective pivot exchange (traces::Exchange, sim/engine/pivot_exchange.hpp).
   void exchange(const traces::Exchange& x, std::size_t pos, double t0) {
     ++st_.stats.exchanges;
     if (pos != exchange_pos_) {

@@ -12,7 +12,7 @@ namespace hplsim::sim {
 /// solve is left out): top, the per-step time of pfact, bcast, swap, trsm and
 /// gemm (one <polyline class="phase-NAME"> each, log-scale y, non-positive
 /// times skipped); bottom, the per-step rate in TF/s (<polyline class="rate">).
-/// A dashed vertical line marks the crossover (sim/report.hpp) when there is
+/// A dashed vertical line marks the crossover (sim/report/report.hpp) when there is
 /// one. Throws OutputError (sim/support/errors.hpp) when the file cannot be written.
 void write_phase_plot_svg(const RunResult& result, const std::string& path);
 

@@ -1,8 +1,8 @@
 #pragma once
-// Reports of one simulated run (sim/run_result.hpp): summary.json and
+// Reports of one simulated run (sim/result/run_result.hpp): summary.json and
 // steps.csv (deterministic: same RunResult => same bytes), stats.json (the
 // simulator's own, non-deterministic figures) and a human summary in the
-// spirit of HPL's output. Plots are in sim/plot_svg.hpp.
+// spirit of HPL's output. Plots are in sim/report/plot_svg.hpp.
 #include <array>
 #include <cstddef>
 #include <cstdint>

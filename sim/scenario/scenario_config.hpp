@@ -5,7 +5,7 @@
 //
 // The defaults live once: in the member initializers below. resolve() starts
 // from default-constructed structs and overwrites only what the scenario sets;
-// sim/scenario.proto documents the same defaults in its field comments.
+// sim/scenario/scenario.proto documents the same defaults in its field comments.
 // Members initialised to 0 / empty are required fields (no default).
 // Enum fields the .proto gives no default for take proto2's implicit default,
 // the enum's first value (Affinity::Aligned, Refinement::Classical, Mode::Auto).

@@ -1,6 +1,6 @@
 #include <algorithm>
 // resolve(): a validated Scenario message to plain C++ values. The defaults are
-// the member initializers of sim/scenario_defaults.hpp; this file only copies
+// the member initializers of sim/scenario/scenario_defaults.hpp; this file only copies
 // what the scenario sets over them, so no default is written twice.
 #include "sim/scenario/scenario_defaults.hpp"
 

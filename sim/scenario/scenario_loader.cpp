@@ -1,6 +1,6 @@
 // Scenario loading: read the file, parse it (unknown fields rejected), apply
 // the command-line overrides through protobuf reflection, then validate
-// (sim/scenario_validate.cpp). Every user error is a ScenarioError.
+// (sim/scenario/scenario_validate.cpp). Every user error is a ScenarioError.
 #include "sim/scenario/scenario_loader.hpp"
 
 #include <cctype>

@@ -129,7 +129,7 @@ TEST(CliRun, SameScenarioTwiceGivesByteIdenticalOutputs) {
 
 TEST(CliRun, FoldedRunWithCollectivePivotsGivesByteIdenticalOutputsTwice) {
   // A folded window's pivot exchanges and panels meet at barriers and are
-  // priced by the last member to arrive (sim/pivot_exchange.cpp): the order in
+  // priced by the last member to arrive (sim/engine/pivot_exchange.cpp): the order in
   // which the members get there must not leak into the outputs. Nor must how
   // many window processes run at once (one, then three: every window starts
   // from the same state in a process of its own).

@@ -59,7 +59,7 @@ TEST(CliGuards, DryRunPrintsTheMemoryUseWithoutSimulating) {
                                   "--out", (dir / "out").string()},
                                  dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  // models/memory_model_test.cpp derives 122.04 GB for the SC24 grid's rank (0,0).
+  // tests/models/memory_model_test.cpp derives 122.04 GB for the SC24 grid's rank (0,0).
   EXPECT_NE(r.out.find("Per GPU needs 122.04 GB"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("largest N that fits"), std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(dir / "out"));

@@ -1,4 +1,4 @@
-// Adaptive (UGAL-like) routing in the machine zone (sim/machine_zone.cpp):
+// Adaptive (UGAL-like) routing in the machine zone (sim/engine/machine_zone.cpp):
 // flows that would share a minimal global link take an idle non-minimal path.
 #include <gtest/gtest.h>
 

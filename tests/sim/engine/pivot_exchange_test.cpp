@@ -1,4 +1,4 @@
-// Fast mode's collective pivot exchange (sim/pivot_exchange.hpp) against the
+// Fast mode's collective pivot exchange (sim/engine/pivot_exchange.hpp) against the
 // same exchange sent message by message (reference mode's schedule).
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The rank-mean phase times from the simulated ranks (sim/rank_mean.hpp): the
+// The rank-mean phase times from the simulated ranks (sim/engine/rank_mean.hpp): the
 // plain mean when every rank is simulated, the two strata of a folded window.
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Replay of hand-written schedules on tiny platforms, against closed forms.
 // SimGrid allows one engine per process, so every simulation runs in a forked
-// child (tests/sim/isolated.hpp) and reports its numbers back.
+// child (tests/sim/engine/isolated.hpp) and reports its numbers back.
 #include <gtest/gtest.h>
 
 #include <functional>

@@ -1,5 +1,5 @@
 // The interpolants fast mode reads the steps between its windows from
-// (sim/step_curve.hpp).
+// (sim/fast/step_curve.hpp).
 #include <gtest/gtest.h>
 
 #include <stdexcept>

@@ -1,7 +1,7 @@
 // The memory rule on the shipped scenarios (sim/scenario/memory_fit.hpp): every
 // scenario the project ships fits the memory its machine declares, and each
 // Aurora scenario with N 10% larger does not (the published runs chose N to
-// fill the GPUs: models/memory_model_test.cpp has the byte counts).
+// fill the GPUs: tests/models/memory_model_test.cpp has the byte counts).
 #include <cmath>
 #include <filesystem>
 #include <string>

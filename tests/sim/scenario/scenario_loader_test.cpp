@@ -1,6 +1,6 @@
 // Scenario loading: one test per class of invalid input, each checking that
 // the message names the field and where it is; plus a valid scenario whose
-// defaults resolve as sim/scenario.proto documents them.
+// defaults resolve as sim/scenario/scenario.proto documents them.
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -162,7 +162,7 @@ TEST(ScenarioLoader, RejectsDepthTwo) {
 }
 
 TEST(ScenarioLoader, RejectsAnOddSwapRollGroup) {
-  // The grouped roll needs whole pairs of steps (sim/scenario.proto, swap_roll_group).
+  // The grouped roll needs whole pairs of steps (sim/scenario/scenario.proto, swap_roll_group).
   ScenarioOverrides o;
   o.set = {"options.fast.swap_roll_group=3"};
   const std::string e = error_of(kValid, o);
@@ -173,7 +173,7 @@ TEST(ScenarioLoader, RejectsAnOddSwapRollGroup) {
 
 TEST(ScenarioLoader, RejectsACollectivePanelWithoutGpus) {
   // The collective panel factorization assumes the rank's core is free during
-  // the panel, as it is when the updates run on the GPUs (sim/scenario.proto).
+  // the panel, as it is when the updates run on the GPUs (sim/scenario/scenario.proto).
   ScenarioOverrides o;
   o.set = {"options.fast.panel_collective=true"};
   EXPECT_EQ(error_of(kValid, o), ""); // kValid has GPUs
