@@ -13,6 +13,9 @@ Two checks, each failure printed as file:line: message, exit status 1 if any:
    SIMGRID-NOTES.md, REFERENCE.md, MEASURED.md (also as "REFERENCE: ..." or "SIMGRID-NOTES").
    What the code needs from them is in docs/ (sources.md, simgrid-measurements.md, departures.md).
 
+3. every repository path a file names (sim/..., models/..., docs/..., tests/..., with a source,
+   proto, script, scenario or Markdown ending) exists.
+
 Links with a scheme (https:, mailto:) and links inside fenced or inline code are not checked.
 """
 import os
@@ -89,6 +92,27 @@ def check_links(root, rel, errors):
                     errors.append(f"{rel}:{no}: link to {target}: no heading #{frag} in {os.path.relpath(dest, root)}")
 
 
+# A path into the repository's own folders, as comments and documents name files.
+REPO_PATH = re.compile(r"\b(?:sim|models|traces|topologies|scripts|docs|tests|scenarios)/[A-Za-z0-9_/.-]+"
+                       r"\.(?:cpp|hpp|proto|md|sh|py|textproto)\b")
+# Files that name made-up paths on purpose (the layering test plants a tree),
+# and the made-up scenario names of error-message examples and test inputs.
+PLANTED = {"tests/sim/layering_test.cpp"}
+EXAMPLE_NAMES = ("/x.textproto", "/fuzz-input.textproto")
+
+
+def check_paths(root, rel, lines, errors):
+    if rel in PLANTED:
+        return
+    for no, line in enumerate(lines, 1):
+        for m in REPO_PATH.finditer(line):
+            path = m.group(0)
+            if path.endswith(EXAMPLE_NAMES):
+                continue
+            if not os.path.exists(os.path.join(root, path)):
+                errors.append(f"{rel}:{no}: names {path}, which is not in the repository")
+
+
 def check_mentions(root, rel, errors):
     try:
         with open(os.path.join(root, rel), encoding="utf-8") as f:
@@ -98,6 +122,7 @@ def check_mentions(root, rel, errors):
     for no, line in enumerate(lines, 1):
         for m in MISSING_DOCS.finditer(line):
             errors.append(f"{rel}:{no}: cites {m.group(0)!r}, a document that is not in the repository")
+    check_paths(root, rel, lines, errors)
 
 
 def main():
