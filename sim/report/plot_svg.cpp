@@ -222,6 +222,26 @@ std::string phase_plot_svg(const RunResult& result) {
          near_right ? "end" : "start", " fill=\"#D55E00\"");
     svg << "</g>\n";
   }
+  // Faults (docs/faults.md): a marker at the first step each reached event
+  // touched, labelled with its id as in faults.csv; a run a failure ended is
+  // marked where it ended.
+  if (result.has_faults) {
+    svg << "<g class=\"faults\">\n";
+    for (const auto& f : result.faults) {
+      if (!f.reached || f.steps.empty()) continue;
+      const std::int64_t first = std::stoll(f.steps.substr(0, f.steps.find('-')));
+      const double fraction =
+          result.n > 0 ? double(std::min(first * result.nb, result.n)) / double(result.n) : 0.0;
+      const double x = x_of(fraction);
+      const char* colour = f.ended_run ? "#CC0000" : "#7B3294";
+      const std::string stroke = std::string("stroke=\"") + colour + "\" stroke-width=\"1\"";
+      const std::string fill = std::string(" fill=\"") + colour + "\" font-size=\"10\"";
+      line(svg, x, kTop2, x, kBottom2, stroke.c_str());
+      text(svg, x + 2, kTop2 + 12, (f.ended_run ? "end: " : "") + std::string("F") + std::to_string(f.id),
+           "start", fill.c_str());
+    }
+    svg << "</g>\n";
+  }
   svg << "</svg>\n";
   return svg.str();
 }

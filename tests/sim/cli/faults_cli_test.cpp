@@ -66,6 +66,9 @@ TEST(Flap, DelaysTheRunByTheRetryWait) {
   EXPECT_EQ(j["faults"]["retries"].get<int>(), 2 * failed);
   EXPECT_DOUBLE_EQ(j["faults"]["retry_wait_s"].get<double>(), 4.0 * failed);
   EXPECT_NE(read_text(dir / "flap" / "steps.csv").find(",fault:0\n"), std::string::npos);
+  // The event is marked on the plot, and the fault-free plot has no such marks.
+  EXPECT_NE(read_text(dir / "flap" / "phases.svg").find(">F0</text>"), std::string::npos);
+  EXPECT_EQ(read_text(dir / "base" / "phases.svg").find("class=\"faults\""), std::string::npos);
 }
 
 TEST(Flap, SameScenarioTwiceGivesTheSameBytes) {
