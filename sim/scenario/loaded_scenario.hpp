@@ -10,7 +10,8 @@ namespace hplsim::sim {
 struct LoadedScenario {
   std::string path;     // as given
   std::string base_dir; // directory of the file, for relative paths inside it
-  Scenario scenario;    // validated, defaults NOT filled in (use resolve() in sim/scenario/scenario_defaults.hpp)
+  Scenario
+      scenario; // validated, defaults NOT filled in (use resolve() in sim/scenario/scenario_defaults.hpp)
   // The kernel calibration in effect: machine.kernels, or the validated
   // contents of machine.kernels_file; empty when the scenario gives neither.
   hplsim::models::KernelCalibration kernels;

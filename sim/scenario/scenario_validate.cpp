@@ -288,7 +288,8 @@ void check_workload(const Checker& c, const Workload& wl) {
            {"workload.p", "workload.q", "workload.nodes", "workload.ranks_per_node"});
   // WorkloadConfig::ranks() and every rank index are ints.
   if (pq > INT_MAX)
-    c.fail("workload", "workload: p*q = " + str(pq) + " ranks exceeds " + str(INT_MAX), {"workload.p", "workload.q"});
+    c.fail("workload", "workload: p*q = " + str(pq) + " ranks exceeds " + str(INT_MAX),
+           {"workload.p", "workload.q"});
   const std::string benchmark = Workload::Benchmark_Name(wl.benchmark());
   if (wl.has_hpl() && wl.benchmark() != Workload::HPL)
     c.fail("workload.hpl", "workload.hpl is only valid with benchmark HPL, got " + benchmark,

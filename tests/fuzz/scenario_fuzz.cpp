@@ -109,22 +109,33 @@ template <class T> std::optional<T> number(std::string_view text) {
 std::string split_input(std::string_view in, ScenarioOverrides& ov) {
   while (in.size() >= 2 && in.substr(0, 2) == "#@") {
     const auto nl = in.find('\n');
-    const std::string_view line = in.substr(2, nl == std::string_view::npos ? std::string_view::npos : nl - 2);
+    const std::string_view line =
+        in.substr(2, nl == std::string_view::npos ? std::string_view::npos : nl - 2);
     in = nl == std::string_view::npos ? std::string_view{} : in.substr(nl + 1);
     auto value = [&line](std::string_view key) -> std::optional<std::string_view> {
       if (line.size() > key.size() && line.substr(0, key.size()) == key) return line.substr(key.size());
       return std::nullopt;
     };
-    if (auto v = value("set ")) ov.set.emplace_back(*v);
-    else if (auto v = value("nodes=")) ov.nodes = number<int>(*v);
-    else if (auto v = value("ppn=")) ov.ppn = number<int>(*v);
-    else if (auto v = value("p=")) ov.p = number<int>(*v);
-    else if (auto v = value("q=")) ov.q = number<int>(*v);
-    else if (auto v = value("depth=")) ov.depth = number<int>(*v);
-    else if (auto v = value("n=")) ov.n = number<long long>(*v);
-    else if (auto v = value("nb=")) ov.nb = number<long long>(*v);
-    else if (auto v = value("seed=")) ov.seed = number<unsigned long long>(*v);
-    else if (auto v = value("mode=")) ov.mode = std::string(*v);
+    if (auto v = value("set "))
+      ov.set.emplace_back(*v);
+    else if (auto v = value("nodes="))
+      ov.nodes = number<int>(*v);
+    else if (auto v = value("ppn="))
+      ov.ppn = number<int>(*v);
+    else if (auto v = value("p="))
+      ov.p = number<int>(*v);
+    else if (auto v = value("q="))
+      ov.q = number<int>(*v);
+    else if (auto v = value("depth="))
+      ov.depth = number<int>(*v);
+    else if (auto v = value("n="))
+      ov.n = number<long long>(*v);
+    else if (auto v = value("nb="))
+      ov.nb = number<long long>(*v);
+    else if (auto v = value("seed="))
+      ov.seed = number<unsigned long long>(*v);
+    else if (auto v = value("mode="))
+      ov.mode = std::string(*v);
   }
   return std::string(in);
 }

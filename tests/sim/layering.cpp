@@ -40,14 +40,14 @@ const std::map<std::string, std::vector<std::string>>& library_deps() {
 
 std::set<std::string> reachable(const std::string& library) {
   std::set<std::string> seen = {library};
-  std::vector<std::string> todo = {library};
-  while (!todo.empty()) {
-    const std::string l = todo.back();
-    todo.pop_back();
+  std::vector<std::string> frontier = {library};
+  while (!frontier.empty()) {
+    const std::string l = frontier.back();
+    frontier.pop_back();
     const auto it = library_deps().find(l);
     if (it == library_deps().end()) continue;
     for (const auto& d : it->second)
-      if (seen.insert(d).second) todo.push_back(d);
+      if (seen.insert(d).second) frontier.push_back(d);
   }
   return seen;
 }
