@@ -17,16 +17,11 @@ void FaultsRuntime::start() {
     sg4::ActorPtr a = sg4::Actor::create("flap" + std::to_string(flap.id), platform_.cpu(0), [this, flap]() {
       sg4::this_actor::sleep_until(flap.start_s);
       down_.push_back(flap.id);
-      platform_.set_link_on(flap.link, false);
+      // Repeated flaps of one link compose: it is down while any flap holds it.
+      if (holds_[flap.link]++ == 0) platform_.set_link_on(flap.link, false);
       sg4::this_actor::sleep_until(flap.start_s + flap.duration_s);
       down_.erase(std::find(down_.begin(), down_.end(), flap.id));
-      // Repeated flaps of one link compose: it comes back up only when no flap holds it down.
-      const bool still_down = std::any_of(down_.begin(), down_.end(), [&](int id) {
-        return std::find_if(timeline_.flaps.begin(), timeline_.flaps.end(), [&](const FlapEvent& f) {
-                 return f.id == id && f.link == flap.link;
-               }) != timeline_.flaps.end();
-      });
-      if (!still_down) platform_.set_link_on(flap.link, true);
+      if (--holds_[flap.link] == 0) platform_.set_link_on(flap.link, true);
     });
     a->daemonize();
   }

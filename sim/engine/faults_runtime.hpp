@@ -83,7 +83,8 @@ private:
   const Platform& platform_;
   const FaultTimeline& timeline_;
   FaultLog log_;
-  std::vector<int> down_; // flap ids currently down, in the order they went down
+  std::vector<int> down_;    // flap ids currently down, in the order they went down
+  std::map<int, int> holds_; // topology link -> flaps holding it down
 };
 
 /// Waits for the transfer `comm`; with `faults`, a network failure (a link

@@ -137,6 +137,19 @@ TEST(FaultsRuntime, ALongerFlapWaitsForTheRetryThatFindsTheLinkUp) {
   EXPECT_EQ(o.retries, 3);
 }
 
+// Two flaps of the same cable overlap (0.05-1.05 s and 1-5 s): it stays down
+// until 5 s, so the retries at +0 and +4 s fail and the one at +12 s succeeds.
+TEST(FaultsRuntime, OverlappingFlapsOfOneLinkKeepItDownUntilTheLastEnds) {
+  FaultTimeline t = nic_flap(1.0);
+  FlapEvent second = t.flaps[0];
+  second.id = 1;
+  second.start_s = 1.0;
+  second.duration_s = 4.0;
+  t.flaps.push_back(second);
+  const Outcome o = send_under_faults(t, topo::Routing::Minimal);
+  EXPECT_NEAR(o.makespan_s, kFlapStart_s + 12.0 + kTransfer_s, 1e-6);
+}
+
 // 30 s: the fourth retry (at +0 +4 +8 +12 = 24 s) fails too: the destination
 // is declared down and the run aborts then.
 TEST(FaultsRuntime, AFlapOutlastingTheRetriesAbortsTheRun) {
