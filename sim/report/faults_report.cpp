@@ -21,7 +21,7 @@ void write_faults_csv(const RunResult& r, const std::string& path) {
     out << "id,kind,target,start_s,duration_s,reached,steps,messages_failed,retries,retry_wait_s,ended_run\n";
     for (const auto& f : r.faults)
       out << f.id << ',' << f.kind << ",\"" << f.target << "\"," << csv_number(f.start_s) << ','
-          << csv_number(f.duration_s) << ',' << (f.reached ? "true" : "false") << ',' << f.steps << ','
+          << csv_number(f.duration_s) << ',' << (f.reached ? "true" : "false") << ',' << f.steps() << ','
           << f.messages_failed << ',' << f.retries << ',' << csv_number(f.retry_wait_s) << ','
           << (f.ended_run ? "true" : "false") << '\n';
   });
@@ -58,7 +58,7 @@ void print_faults(const RunResult& r, std::ostream& out) {
       out << ": not reached (after the run's end)\n";
       continue;
     }
-    if (!f.steps.empty()) out << ", steps " << f.steps;
+    if (f.touched()) out << ", steps " << f.steps();
     if (f.kind == "link_flap")
       out << ": " << f.messages_failed << " messages failed, " << f.retries << " retries, " << f.retry_wait_s
           << " s waited";

@@ -228,8 +228,8 @@ std::string phase_plot_svg(const RunResult& result) {
   if (result.has_faults) {
     svg << "<g class=\"faults\">\n";
     for (const auto& f : result.faults) {
-      if (!f.reached || f.steps.empty()) continue;
-      const std::int64_t first = std::stoll(f.steps.substr(0, f.steps.find('-')));
+      if (!f.reached || !f.touched()) continue;
+      const std::int64_t first = f.first_step;
       const double fraction =
           result.n > 0 ? double(std::min(first * result.nb, result.n)) / double(result.n) : 0.0;
       const double x = x_of(fraction);

@@ -63,7 +63,11 @@ struct RunResult {
     std::string kind;   // "link_flap", "node_failure", "degradation"
     std::string target; // "NIC_PORT 12 (link 4031)", "node 3", "node 3 gpu 1"
     double start_s = 0.0, duration_s = 0.0;
-    std::string steps; // the steps it touched, "a-b" ("" when none)
+    std::int64_t first_step = -1, last_step = -1; // the steps it touched (-1: none)
+    bool touched() const { return first_step >= 0; }
+    std::string steps() const { // "a-b", "" when none
+      return touched() ? std::to_string(first_step) + "-" + std::to_string(last_step) : std::string();
+    }
     int messages_failed = 0, retries = 0;
     double retry_wait_s = 0.0; // summed over the messages it failed
     bool reached = true;       // false: timed after the run's end

@@ -17,15 +17,13 @@ std::string number(double v) {
   return s.str();
 }
 
-// The steps whose span meets [from_s, to_s], as "a-b"; "" when none.
-std::string steps_touched(const std::vector<StepRecord>& records, double from_s, double to_s) {
-  std::int64_t first = -1, last = -1;
+// The first and last steps whose span meets [from_s, to_s] (-1, -1: none).
+void touch(const std::vector<StepRecord>& records, double from_s, double to_s, RunResult::FaultOutcome& o) {
   for (const auto& r : records) {
     if (r.final_solve || r.end_s < from_s || r.start_s > to_s) continue;
-    if (first < 0) first = r.step;
-    last = r.step;
+    if (o.first_step < 0) o.first_step = r.step;
+    o.last_step = r.step;
   }
-  return first < 0 ? std::string() : std::to_string(first) + "-" + std::to_string(last);
 }
 
 // An aborted run: the steps after the failure are dropped, the step in
@@ -109,7 +107,7 @@ void record_faults(const FaultTimeline& t, const FaultLog* log, RunResult& r) {
         o.retries = it->second.retries;
         o.retry_wait_s = it->second.retry_wait_s;
       }
-    o.steps = o.reached ? steps_touched(r.step_records, e.start_s, e.start_s + e.duration_s) : "";
+    if (o.reached) touch(r.step_records, e.start_s, e.start_s + e.duration_s, o);
     o.ended_run = log != nullptr && log->abort_reason && log->abort_event == e.id;
     r.faults.push_back(o);
   }
@@ -121,7 +119,7 @@ void record_faults(const FaultTimeline& t, const FaultLog* log, RunResult& r) {
     o.start_s = e.time_s;
     o.ended_run = ending && ending->id == e.id;
     o.reached = o.ended_run;
-    o.steps = o.ended_run ? steps_touched(r.step_records, e.time_s, e.time_s) : "";
+    if (o.ended_run) touch(r.step_records, e.time_s, e.time_s, o);
     r.faults.push_back(o);
   }
   for (const auto& e : t.degradations) {
@@ -133,16 +131,15 @@ void record_faults(const FaultTimeline& t, const FaultLog* log, RunResult& r) {
     o.start_s = e.from_s;
     o.duration_s = std::max(0.0, end_s - e.from_s);
     o.reached = e.from_s < end_s;
-    o.steps = o.reached ? steps_touched(r.step_records, e.from_s, end_s) : "";
+    if (o.reached) touch(r.step_records, e.from_s, end_s, o);
     r.faults.push_back(o);
   }
   std::sort(r.faults.begin(), r.faults.end(),
             [](const RunResult::FaultOutcome& a, const RunResult::FaultOutcome& b) { return a.id < b.id; });
   // steps.csv's `how`: a step a fault touched says which (the first, by id).
   for (const auto& o : r.faults) {
-    if (o.steps.empty()) continue;
-    const auto dash = o.steps.find('-');
-    const std::int64_t a = std::stoll(o.steps.substr(0, dash)), b = std::stoll(o.steps.substr(dash + 1));
+    if (!o.touched()) continue;
+    const std::int64_t a = o.first_step, b = o.last_step;
     for (auto& rec : r.step_records)
       if (!rec.final_solve && rec.step >= a && rec.step <= b && rec.how.rfind("fault:", 0) != 0)
         rec.how = "fault:" + std::to_string(o.id);
