@@ -80,4 +80,16 @@ std::string to_string(HplConfig::Swap swap) {
   return "?";
 }
 
+std::string to_string(HplConfig::PanelExchange exchange) {
+  switch (exchange) {
+  case HplConfig::PanelExchange::P2P:
+    return "p2p";
+  case HplConfig::PanelExchange::Hybrid:
+    return "hybrid";
+  case HplConfig::PanelExchange::Collective:
+    return "collective";
+  }
+  return "?";
+}
+
 } // namespace hplsim::traces

@@ -14,6 +14,15 @@ struct HplConfig {
   enum class Pfact { Right, Left, Crout };
   enum class Bcast { OneRing, OneRingM, TwoRing, TwoRingM, Blong, BlongM };
   enum class Swap { BinaryExchange, SpreadRoll, Mix };
+  /// MPI semantics of the pivot reductions of the panel columns (docs/faults.md,
+  /// "Collective versus point-to-point"). P2P: HPL 2.3's point-to-point
+  /// messages (HPL_pdmxswp), as netlib sends them. Collective: each column's
+  /// reduction is an MPI_Allreduce, whose messages are followed by a Sync of
+  /// the process column (no member leaves before the last one is done).
+  /// Hybrid (Aurora HPL): as Collective, except the first column of each
+  /// panel, whose reduction stays point-to-point. The panel broadcast is HPL's
+  /// `bcast` variant in all three (MPI_Bcast does not synchronize its members).
+  enum class PanelExchange { P2P, Hybrid, Collective };
 
   std::int64_t n = 0;  ///< matrix order N
   std::int64_t nb = 0; ///< block size NB
@@ -29,6 +38,11 @@ struct HplConfig {
   Bcast bcast = Bcast::OneRing;
   Swap swap = Swap::Mix;
   int swap_threshold = 64; ///< Mix: spread-roll when the local width exceeds it
+  PanelExchange panel_exchange = PanelExchange::P2P;
+  /// True when panel column `c`'s pivot reduction is a collective.
+  bool collective_column(std::int64_t c) const {
+    return panel_exchange == PanelExchange::Collective || (panel_exchange == PanelExchange::Hybrid && c > 0);
+  }
   /// GEMM/TRSM (and row pack/unpack) on the GPU, panel factorization on the CPU
   /// with D2H/H2D staging (rocHPL's first public release, ROCm/rocHPL e8378a9).
   bool gpu = false;
@@ -70,5 +84,6 @@ void validate(const HplConfig& config);
 std::string to_string(HplConfig::Pfact pfact);
 std::string to_string(HplConfig::Bcast bcast);
 std::string to_string(HplConfig::Swap swap);
+std::string to_string(HplConfig::PanelExchange exchange);
 
 } // namespace hplsim::traces

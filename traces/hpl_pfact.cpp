@@ -147,9 +147,17 @@ private:
   // times the bytes and their receives marked repeat = g.
   void exchange(std::int64_t c) {
     if (g_.p <= 1) return;
-    if (config_.pivot_collective) return b_.exchange(column_, g_.icurrow, g_.jb, PFACT);
+    if (config_.pivot_collective) {
+      b_.exchange(column_, g_.icurrow, g_.jb, PFACT);
+      if (config_.collective_column(c)) b_.mark_collective_from(0);
+      return;
+    }
     const std::int64_t g = config_.pivot_group;
-    if (g <= 1) return emit_pattern(b_, column_, exchange_, PFACT);
+    if (g <= 1) {
+      emit_pattern(b_, column_, exchange_, PFACT);
+      if (config_.collective_column(c)) b_.sync(column_, PFACT);
+      return;
+    }
     if (c % g != 0) return;
     const std::int64_t group = std::min(g, g_.jb - c);
     Pattern scaled = exchange_;
@@ -160,6 +168,7 @@ private:
     const int before = b_.size();
     emit_pattern(b_, column_, scaled, PFACT);
     b_.mark_receives_repeated(before, static_cast<std::uint32_t>(group));
+    if (config_.collective_column(c + group - 1)) b_.sync(column_, PFACT);
   }
 
   ProgramBuilder& b_;
@@ -188,7 +197,10 @@ void emit_panel_factorization(ProgramBuilder& b, const Communicator& column, int
     shape.set_nbmin(config.nbmin);
     shape.set_ndiv(config.ndiv);
     shape.set_pfact(static_cast<int>(config.pfact));
-    return b.panel(column, g.icurrow, g.jb, shape, PFACT);
+    b.panel(column, g.icurrow, g.jb, shape, PFACT);
+    if (config.panel_exchange != HplConfig::PanelExchange::P2P)
+      b.mark_collective_from(config.panel_exchange == HplConfig::PanelExchange::Collective ? 0 : 1);
+    return;
   }
   PanelEmitter(b, column, myrow, g, config);
 }

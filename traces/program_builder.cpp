@@ -25,6 +25,9 @@ void OpRecycler::harvest(StepSchedule& step) {
         case Op::kExchange:
           exchanges_.items.emplace_back(op.release_exchange());
           break;
+        case Op::kSync:
+          syncs_.items.emplace_back(op.release_sync());
+          break;
         case Op::KIND_NOT_SET:
           break;
         }

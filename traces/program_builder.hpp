@@ -29,6 +29,7 @@ public:
   Copy* copy() { return take(copies_); }
   Wait* wait() { return take(waits_); }
   Exchange* exchange() { return take(exchanges_); }
+  Sync* sync() { return take(syncs_); }
 
 private:
   // Payloads are handed out in the order they were harvested (the order they
@@ -49,6 +50,7 @@ private:
   Pool<Copy> copies_;
   Pool<Wait> waits_;
   Pool<Exchange> exchanges_;
+  Pool<Sync> syncs_;
 };
 
 class ProgramBuilder {
@@ -120,6 +122,20 @@ public:
     x->set_root_member(root_member);
     x->set_jb(jb);
     x->set_phase(phase);
+  }
+
+  /// The completion of a collective among the members of `comm` (Sync).
+  void sync(const Communicator& comm, Phase phase) {
+    Sync* x = payload<Sync>(program_->add_ops());
+    x->set_base(comm.base);
+    x->set_stride(comm.stride);
+    x->set_size(comm.size);
+    x->set_phase(phase);
+  }
+
+  /// Marks the last op, an Exchange, as a collective from panel column `column` on.
+  void mark_collective_from(int column) {
+    program_->mutable_ops(program_->ops_size() - 1)->mutable_exchange()->set_collective_from_column(column);
   }
 
   /// Fast mode's collective panel factorization (Exchange with PanelShape):
@@ -212,6 +228,8 @@ private:
         if ((x = recycler_->copy()) != nullptr) op->set_allocated_copy(x);
       } else if constexpr (std::is_same_v<T, Exchange>) {
         if ((x = recycler_->exchange()) != nullptr) op->set_allocated_exchange(x);
+      } else if constexpr (std::is_same_v<T, Sync>) {
+        if ((x = recycler_->sync()) != nullptr) op->set_allocated_sync(x);
       } else {
         if ((x = recycler_->wait()) != nullptr) op->set_allocated_wait(x);
       }
@@ -227,6 +245,8 @@ private:
       return op->mutable_copy();
     else if constexpr (std::is_same_v<T, Exchange>)
       return op->mutable_exchange();
+    else if constexpr (std::is_same_v<T, Sync>)
+      return op->mutable_sync();
     else
       return op->mutable_wait();
   }

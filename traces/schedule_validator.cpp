@@ -1,9 +1,11 @@
 #include "traces/schedule_validator.hpp"
 
 #include <deque>
+#include <map>
+#include <tuple>
+#include <unordered_map>
 
 #include "traces/grid.hpp"
-#include <unordered_map>
 
 namespace hplsim::traces {
 
@@ -106,6 +108,8 @@ private:
           return; // blocked until the peer posts its end
         }
         posted_[ru] = false;
+      } else if (op.has_sync()) {
+        if (!sync_reached(r, op.sync(), runnable)) return; // blocked until every member is there
       } else if (op.has_wait()) {
         auto& tags = tags_[ru];
         auto it = tags.find(op.wait().async_tag());
@@ -122,7 +126,30 @@ private:
     }
   }
 
+  // A Sync is a barrier: member r's n-th Sync of a communicator meets the
+  // other members' n-th. True once all `size` members have reached it.
+  bool sync_reached(int r, const Sync& x, std::deque<int>& runnable) {
+    const auto ru = static_cast<std::size_t>(r);
+    const auto comm = std::make_tuple(x.base(), x.stride(), x.size());
+    const std::int64_t n = syncs_done_[{ru, comm}];
+    const auto meeting = std::make_tuple(x.base(), x.stride(), x.size(), n);
+    if (!posted_[ru]) {
+      posted_[ru] = true;
+      if (++arrived_[meeting] == x.size()) {
+        const Communicator c{x.base(), x.stride(), x.size()};
+        for (int m = 0; m < x.size(); ++m)
+          if (c.rank_of(m) >= 0 && c.rank_of(m) < ranks_) wake(c.rank_of(m), runnable);
+      }
+    }
+    if (arrived_[meeting] < x.size()) return false;
+    posted_[ru] = false;
+    ++syncs_done_[{ru, comm}];
+    return true;
+  }
+
   int ranks_;
+  std::map<std::pair<std::size_t, std::tuple<int, int, int>>, std::int64_t> syncs_done_;
+  std::map<std::tuple<int, int, int, std::int64_t>, int> arrived_;
   const std::vector<std::vector<const Op*>>& programs_;
   std::vector<std::size_t> pc_;
   std::vector<bool> posted_;
@@ -137,6 +164,8 @@ std::string describe(const Op* op) {
   if (op->has_send()) return "Send to " + std::to_string(op->send().peer());
   if (op->has_recv()) return "Recv from " + std::to_string(op->recv().peer());
   if (op->has_wait()) return "Wait " + std::to_string(op->wait().async_tag());
+  if (op->has_sync())
+    return "Sync of " + std::to_string(op->sync().size()) + " from " + std::to_string(op->sync().base());
   return "op";
 }
 
@@ -233,6 +262,13 @@ ValidationReport validate_schedule(int ranks, const std::vector<const StepSchedu
                 p.nbmin() < 1 || p.ndiv() < 2 || p.pfact() < 0 || p.pfact() > 2)
               c.error(where(k, r, i) + "bad panel shape");
           }
+          break;
+        }
+        case Op::kSync: {
+          const Sync& x = op.sync();
+          if (x.size() < 1 || Communicator{x.base(), x.stride(), x.size()}.member_of(r) < 0)
+            c.error(where(k, r, i) + "sync does not include its rank");
+          if (!x.has_phase()) c.error(where(k, r, i) + "sync lacks a phase");
           break;
         }
         case Op::kWait:

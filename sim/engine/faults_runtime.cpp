@@ -8,7 +8,27 @@ namespace hplsim::sim {
 namespace sg4 = simgrid::s4u;
 
 FaultsRuntime::FaultsRuntime(const Platform& platform, const FaultTimeline& timeline)
-    : platform_(platform), timeline_(timeline) {}
+    : platform_(platform), timeline_(timeline), mutex_(sg4::Mutex::create()),
+      landed_cv_(sg4::ConditionVariable::create()) {}
+
+void FaultsRuntime::delivered(int from, int to, std::int64_t seq) {
+  const std::unique_lock<sg4::Mutex> lock(*mutex_);
+  landed_[{from, to, seq}] = sg4::Engine::get_clock();
+  landed_cv_->notify_all();
+}
+
+double FaultsRuntime::await_delivery(int from, int to, std::int64_t seq) {
+  std::unique_lock<sg4::Mutex> lock(*mutex_);
+  const MessageKey key{from, to, seq};
+  auto it = landed_.find(key);
+  while (it == landed_.end()) {
+    landed_cv_->wait(lock);
+    it = landed_.find(key);
+  }
+  const double at_s = it->second;
+  landed_.erase(it);
+  return at_s;
+}
 
 void FaultsRuntime::start() {
   // Daemon actors: they end with the last rank, so a fault timed after the

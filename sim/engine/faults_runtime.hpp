@@ -8,15 +8,19 @@
 // at once). The sender's retry handler then waits the next of its waits (HPE's
 // Cassini retry handler: 0, 4, 8, 12 s) and sends again, re-routed by adaptive
 // routing when another path exists (the zone avoids links that are off), else
-// over the same path; the receiver posts its receive again. When the last
-// retry has failed, the destination is declared down and the run aborts
-// (completed: false), as MPI's default error handler does.
+// over the same path. The receive stays posted, as MPI's receive does under
+// the NIC's retries: the receiver waits until the retried message has landed
+// (redelivery), whatever it is doing meanwhile. When the last retry has
+// failed, the destination is declared down and the run aborts (completed:
+// false), as MPI's default error handler does.
 #include <functional>
 #include <limits>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <simgrid/s4u.hpp>
@@ -68,6 +72,14 @@ public:
   simgrid::s4u::ActivityPtr retry_async(bool sender, int& tries,
                                         const std::function<simgrid::s4u::ActivityPtr()>& reissue);
 
+  /// The message `seq` (counted per ordered pair of ranks) from `from` to `to`
+  /// has landed after a retry: its receiver, waiting in await_delivery or
+  /// coming to it later, goes on.
+  void delivered(int from, int to, std::int64_t seq);
+  /// Called by the receiver of a message whose transfer failed: blocks until
+  /// the sender's retry has landed it; returns that time.
+  double await_delivery(int from, int to, std::int64_t seq);
+
   /// Throws RunAborted when the run has aborted (checked between ops).
   void check_aborted() const {
     if (log_.abort_reason) throw RunAborted{};
@@ -85,19 +97,27 @@ private:
   FaultLog log_;
   std::vector<int> down_;    // flap ids currently down, in the order they went down
   std::map<int, int> holds_; // topology link -> flaps holding it down
+  using MessageKey = std::tuple<int, int, std::int64_t>; // from, to, seq
+  std::map<MessageKey, double> landed_;                  // retried messages landed, not yet awaited
+  simgrid::s4u::MutexPtr mutex_;
+  simgrid::s4u::ConditionVariablePtr landed_cv_;
 };
 
 /// Waits for the transfer `comm`; with `faults`, a network failure (a link
-/// flap) sends it again through the retry handler, `start` starting it anew.
-/// Without faults exactly comm->wait().
-template <typename Start>
-void wait_with_retries(FaultsRuntime* faults, simgrid::s4u::CommPtr& comm, bool sender, const Start& start) {
+/// flap) sends it again through the retry handler, `retry` starting each new
+/// attempt. Without faults exactly comm->wait(). Returns true when it retried.
+template <typename Retry>
+bool wait_with_retries(FaultsRuntime* faults, simgrid::s4u::CommPtr& comm, const Retry& retry) {
   if (faults == nullptr) {
     comm->wait();
-    return;
+    return false;
   }
-  faults->with_retries(sender, [&]() {
-    if (!comm) comm = start();
+  bool retried = false;
+  faults->with_retries(true, [&]() {
+    if (!comm) {
+      comm = retry();
+      retried = true;
+    }
     try {
       comm->wait();
     } catch (const simgrid::NetworkFailureException&) {
@@ -105,6 +125,7 @@ void wait_with_retries(FaultsRuntime* faults, simgrid::s4u::CommPtr& comm, bool 
       throw;
     }
   });
+  return retried;
 }
 
 } // namespace hplsim::sim

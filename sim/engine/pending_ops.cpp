@@ -17,15 +17,23 @@ void PendingOps::hold_until(double time_s) {
 void PendingOps::finish(std::size_t i) {
   Pending p = std::move(pending_[i]);
   pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(i));
+  bool retried = false;
   while (true) {
     try {
       p.activity->wait();
       break;
     } catch (const simgrid::NetworkFailureException&) {
-      if (faults_ == nullptr || !p.reissue) throw;
-      p.activity = faults_->retry_async(p.sender, p.tries, p.reissue);
+      if (faults_ == nullptr) throw;
+      if (p.await) { // a receive: it lands with the sender's retry
+        p.not_before_s = std::max(p.not_before_s, p.await());
+        break;
+      }
+      if (!p.reissue) throw;
+      p.activity = faults_->retry_async(true, p.tries, p.reissue);
+      retried = true;
     }
   }
+  if (retried && p.landed) p.landed();
   hold_until(p.not_before_s);
   if (p.extra_s > 0.0) {
     sg4::this_actor::sleep_for(p.extra_s);

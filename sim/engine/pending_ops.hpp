@@ -38,12 +38,17 @@ public:
   /// The op launched last: the latency of the further messages an aggregated
   /// receive stands for, waited after it completes.
   void set_last_extra_s(double extra_s) { pending_.back().extra_s = extra_s; }
-  /// The op launched last is a transfer that `reissue` starts again when it
-  /// fails (a link flap); `sender` says whose retry handler waits.
-  void set_last_retry(bool sender, std::function<simgrid::s4u::ActivityPtr()> reissue) {
-    pending_.back().sender = sender;
+  /// The op launched last is a send that `reissue` starts again when it fails
+  /// (a link flap), through the retry handler; `landed` (may be empty) is
+  /// called once a retry has got it through.
+  void set_last_retry(std::function<simgrid::s4u::ActivityPtr()> reissue, std::function<void()> landed = {}) {
     pending_.back().reissue = std::move(reissue);
+    pending_.back().landed = std::move(landed);
   }
+  /// The op launched last is a receive: when its transfer fails, the receive
+  /// stays posted and `await` blocks until the sender's retry has landed the
+  /// message, returning that time.
+  void set_last_redelivery(std::function<double()> await) { pending_.back().await = std::move(await); }
   /// The op launched last completes no earlier than this (a phantom device message's rate cap).
   void set_last_not_before_s(double time_s) { pending_.back().not_before_s = time_s; }
 
@@ -76,8 +81,9 @@ private:
     OpKind kind = OpKind::Exec;
     double extra_s = 0.0;      // latency of the further messages an aggregated receive stands for
     double not_before_s = 0.0; // a phantom device message's capped completion
-    bool sender = false;       // a transfer: whose retry handler waits
-    std::function<simgrid::s4u::ActivityPtr()> reissue; // a transfer: starts it again
+    std::function<simgrid::s4u::ActivityPtr()> reissue; // a send: starts it again
+    std::function<void()> landed;                       // a send: its retry got through
+    std::function<double()> await;                      // a receive: waits for the retried message
     int tries = 0;                                      // retries so far
   };
   void finish(std::size_t i);

@@ -162,6 +162,16 @@ std::vector<double> PivotExchanges::replay(const traces::Exchange& x, std::vecto
   return pivot_exchange_completion_s(patterns_, network, &arrival_s);
 }
 
+// A collective (Exchange.collective_from_column): completes for every member
+// when its last member is done.
+static void complete_together(std::vector<double>& done_s) {
+  double last_s = -std::numeric_limits<double>::infinity();
+  for (const double d : done_s)
+    last_s = std::max(last_s, d);
+  for (double& d : done_s)
+    d = last_s;
+}
+
 std::vector<double> PivotExchanges::replay_panel(const traces::Exchange& x,
                                                  const std::vector<double>& arrival_s,
                                                  const std::vector<std::vector<double>>& segments) {
@@ -177,7 +187,9 @@ std::vector<double> PivotExchanges::replay_panel(const traces::Exchange& x,
   for (std::size_t j = 0; j < exchanges; ++j) {
     for (std::size_t m = 0; m < size; ++m)
       enter[m] = std::isnan(t[m]) ? t[m] : t[m] + segments[m][j];
-    const std::vector<double> done = replay(x, enter); // fills the phantoms' NaN in `enter`
+    std::vector<double> done = replay(x, enter); // fills the phantoms' NaN in `enter`
+    if (x.has_collective_from_column() && static_cast<std::int64_t>(j) >= x.collective_from_column())
+      complete_together(done);
     for (std::size_t m = 0; m < size; ++m)
       if (!std::isnan(t[m])) t[m] = done[m];
   }
@@ -208,7 +220,10 @@ double PivotExchanges::meet(int rank, const traces::Exchange& x, std::size_t pos
   if (panel && segments == nullptr)
     throw std::logic_error("panel collective: rank " + std::to_string(rank) + " brought no segments");
   const auto complete = [&](std::vector<double>& arrival, const std::vector<std::vector<double>>& segs) {
-    return panel ? replay_panel(x, arrival, segs) : replay(x, arrival);
+    if (panel) return replay_panel(x, arrival, segs);
+    std::vector<double> done = replay(x, arrival);
+    if (x.has_collective_from_column() && x.collective_from_column() <= 0) complete_together(done);
+    return done;
   };
   if (expected <= 1) {
     std::vector<double> arrival(static_cast<std::size_t>(x.size()), std::nan(""));

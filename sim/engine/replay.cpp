@@ -2,6 +2,7 @@
 
 #include "models/random_draws.hpp"
 #include "models/random_streams.hpp"
+#include "sim/engine/collective_sync.hpp"
 #include "sim/engine/faults_runtime.hpp"
 #include "sim/engine/pending_ops.hpp"
 #include "sim/engine/phase_accounts.hpp"
@@ -16,10 +17,12 @@
 #include <deque>
 #include <google/protobuf/arena.h>
 #include <limits>
+#include <map>
 #include <random>
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 
 namespace hplsim::sim {
 
@@ -61,6 +64,7 @@ struct Replay::State {
   std::vector<StepRecord> records;
   std::vector<RankMean> step_means; // parallel to records (StepRecord::mean_phase_s)
   std::unique_ptr<PivotExchanges> exchanges;
+  std::unique_ptr<CollectiveSyncs> syncs;
   ReplayStats stats;
   double makespan_s = 0.0;
   int active = 0;
@@ -144,6 +148,8 @@ private:
       return pending_.wait_tag(op.wait().async_tag());
     case traces::Op::kExchange:
       return exchange(op.exchange(), pos, t0);
+    case traces::Op::kSync:
+      return sync(op.sync(), pos, t0);
     case traces::Op::KIND_NOT_SET:
       break;
     }
@@ -159,6 +165,17 @@ private:
     }
     const std::vector<double>* segments = x.has_panel() ? &panel_segments(x) : nullptr;
     PendingOps::hold_until(st_.exchanges->meet(rank_, x, pos, exchange_seq_++, segments));
+    accounts_.add(pos, phase_index(x.phase()), t0, sg4::Engine::get_clock());
+  }
+
+  // The completion of a collective (traces::Sync, sim/engine/collective_sync.hpp):
+  // the wait for the communicator's last member counts in the op's phase.
+  void sync(const traces::Sync& x, std::size_t pos, double t0) {
+    if (pos != sync_pos_) {
+      sync_pos_ = pos;
+      sync_seq_.clear();
+    }
+    st_.syncs->meet(rank_, x, pos, sync_seq_[{x.base(), x.stride(), x.size()}]++);
     accounts_.add(pos, phase_index(x.phase()), t0, sg4::Engine::get_clock());
   }
 
@@ -259,10 +276,10 @@ private:
       pending_.launch(tag, comm, pos, phase, t0, OpKind::Comm);
       pending_.set_last_not_before_s(not_before_s);
       // The phantom peer is not simulated: this rank's retry handler waits.
-      if (st_.options.faults) pending_.set_last_retry(true, start);
+      if (st_.options.faults) pending_.set_last_retry(start);
       return;
     }
-    wait_with_retries(st_.options.faults, comm, /*sender=*/true, start);
+    wait_with_retries(st_.options.faults, comm, start);
     PendingOps::hold_until(not_before_s);
     accounts_.add(pos, phase, t0, sg4::Engine::get_clock());
   }
@@ -297,12 +314,22 @@ private:
       return comm;
     };
     sg4::CommPtr comm = start();
+    FaultsRuntime* faults = st_.options.faults;
+    // Under faults a failed message is sent again host to host (its receive
+    // stays posted: FaultsRuntime::await_delivery) and lands as message `seq`
+    // of the pair.
+    const std::int64_t seq = faults != nullptr ? sent_to_[peer]++ : 0;
+    const auto retry = [this, peer, bytes]() {
+      st_.platform.announce_flow(rank_, peer, static_cast<double>(bytes));
+      return sg4::Comm::sendto_async(st_.platform.cpu(rank_), st_.platform.cpu(peer), bytes);
+    };
+    const auto landed = [this, faults, peer, seq]() { faults->delivered(rank_, peer, seq); };
     if (s.has_async_tag()) {
       pending_.launch(s.async_tag(), comm, pos, phase, t0, OpKind::Comm);
-      if (st_.options.faults) pending_.set_last_retry(true, start);
+      if (faults != nullptr) pending_.set_last_retry(retry, landed);
       return;
     }
-    wait_with_retries(st_.options.faults, comm, /*sender=*/true, start);
+    if (wait_with_retries(faults, comm, retry)) landed();
     accounts_.add(pos, phase, t0, sg4::Engine::get_clock());
   }
 
@@ -319,16 +346,24 @@ private:
                        r.device());
     } else {
       sg4::Mailbox* mb = peers_.mailbox(r.peer(), rank_);
-      const auto start = [this, mb]() { return mb->get_async<int>(&recv_slot_); };
+      FaultsRuntime* faults = st_.options.faults;
+      const int peer = r.peer();
+      const std::int64_t seq = faults != nullptr ? received_from_[peer]++ : 0;
       if (r.has_async_tag()) {
-        sg4::CommPtr comm = start();
-        pending_.launch(r.async_tag(), comm, pos, phase, t0, OpKind::Comm);
-        if (st_.options.faults) pending_.set_last_retry(false, start);
+        pending_.launch(r.async_tag(), mb->get_async<int>(&recv_slot_), pos, phase, t0, OpKind::Comm);
+        if (faults != nullptr)
+          pending_.set_last_redelivery(
+              [this, faults, peer, seq]() { return faults->await_delivery(peer, rank_, seq); });
       } else {
-        if (st_.options.faults)
-          st_.options.faults->with_retries(false, [mb]() { mb->get<int>(); });
-        else
+        if (faults == nullptr) {
           mb->get<int>();
+        } else {
+          try {
+            mb->get<int>();
+          } catch (const simgrid::NetworkFailureException&) {
+            faults->await_delivery(peer, rank_, seq); // the receive stays posted
+          }
+        }
         accounts_.add(pos, phase, t0, sg4::Engine::get_clock());
       }
     }
@@ -366,10 +401,15 @@ private:
   PhaseAccounts accounts_;
   PendingOps pending_{rank_, accounts_, st_.options.faults};
   RankPeers peers_{st_.platform, rank_};
+  // Messages sent to and received from each peer, counted under faults only
+  // (a retried message is matched to its receive by this number).
+  std::unordered_map<int, std::int64_t> sent_to_, received_from_;
   int* recv_slot_ = nullptr;
   std::size_t exchange_pos_ = std::numeric_limits<std::size_t>::max(); // step of the exchanges counted
   int exchange_seq_ = 0;
-  std::vector<traces::PanelWork> work_; // panel_segments' scratch
+  std::size_t sync_pos_ = std::numeric_limits<std::size_t>::max(); // step of the syncs counted
+  std::map<std::tuple<int, int, int>, int> sync_seq_;              // by communicator
+  std::vector<traces::PanelWork> work_;                            // panel_segments' scratch
   std::vector<double> segments_;
 };
 
@@ -393,6 +433,7 @@ Replay::Replay(const Platform& platform, const models::KernelModels& kernels,
   st.step_means.resize(st.steps.size());
   st.window = std::make_unique<StepWindow>(st.source, st.steps, ranks, st.active, st.records);
   st.exchanges = std::make_unique<PivotExchanges>(platform, protocol, st.options.active_ranks);
+  st.syncs = std::make_unique<CollectiveSyncs>(st.options.active_ranks);
   for (std::size_t i = 0; i < st.steps.size(); ++i) {
     StepRecord& r = st.records[i];
     r.step = st.steps[i];

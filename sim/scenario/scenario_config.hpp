@@ -119,6 +119,7 @@ enum class BcastAlgo { OneRing, OneRingM, TwoRing, TwoRingM, Blong, BlongM };
 enum class SwapAlgo { BinaryExchange, SpreadRoll, Mix };
 enum class Refinement { Classical, Gmres };
 enum class Mode { Auto, Reference, Analytic, Fast };
+enum class PanelExchange { P2P, Hybrid, Collective };
 
 // HPL.dat's algorithm lines; used by benchmark HPL. Defaults [U]: PFACT Right,
 // NBMIN 4, NDIV 2, BCAST 1ringM, SWAP mix, swapping threshold 64. They are NOT
@@ -135,6 +136,9 @@ struct HplVariants {
   BcastAlgo bcast = BcastAlgo::OneRingM;
   SwapAlgo swap = SwapAlgo::Mix;
   int swap_threshold_columns = 64;
+  /// Point-to-point (netlib, the default: the schedules as before), Aurora's
+  /// hybrid, or collectives throughout (docs/faults.md).
+  PanelExchange panel_exchange = PanelExchange::P2P;
 };
 
 struct MxpConfig { // used by benchmark HPL_MXP

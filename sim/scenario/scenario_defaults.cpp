@@ -132,6 +132,8 @@ static_assert(same(BcastAlgo::OneRing, Hpl::ONE_RING) && same(BcastAlgo::OneRing
 static_assert(same(SwapAlgo::BinaryExchange, Hpl::BINARY_EXCHANGE) &&
               same(SwapAlgo::SpreadRoll, Hpl::SPREAD_ROLL) && same(SwapAlgo::Mix, Hpl::MIX) &&
               Hpl::SwapAlgo_ARRAYSIZE == 3);
+static_assert(same(PanelExchange::P2P, Hpl::P2P) && same(PanelExchange::Hybrid, Hpl::HYBRID) &&
+              same(PanelExchange::Collective, Hpl::COLLECTIVE) && Hpl::PanelExchange_ARRAYSIZE == 3);
 static_assert(same(Refinement::Classical, Mxp::CLASSICAL) && same(Refinement::Gmres, Mxp::GMRES) &&
               Mxp::Refinement_ARRAYSIZE == 2);
 static_assert(same(FoldBand::ColumnBand, FastOptions::COLUMN_BAND) &&
@@ -166,6 +168,7 @@ WorkloadConfig resolve_workload(const Workload& w) {
   if (h.has_bcast()) out.hpl.bcast = static_cast<BcastAlgo>(h.bcast());
   if (h.has_swap()) out.hpl.swap = static_cast<SwapAlgo>(h.swap());
   set_if(h.has_swap_threshold(), h.swap_threshold(), out.hpl.swap_threshold_columns);
+  if (h.has_panel_exchange()) out.hpl.panel_exchange = static_cast<PanelExchange>(h.panel_exchange());
   const Mxp& m = w.mxp();
   set_if(m.has_gpus_per_rank(), m.gpus_per_rank(), out.mxp.gpus_per_rank);
   if (m.has_refinement()) out.mxp.refinement = static_cast<Refinement>(m.refinement());

@@ -67,6 +67,18 @@ traces::HplConfig hpl_config(const ResolvedScenario& sc) {
     break;
   }
   c.swap_threshold = w.hpl.swap_threshold_columns;
+  using X = traces::HplConfig::PanelExchange;
+  switch (w.hpl.panel_exchange) {
+  case PanelExchange::P2P:
+    c.panel_exchange = X::P2P;
+    break;
+  case PanelExchange::Hybrid:
+    c.panel_exchange = X::Hybrid;
+    break;
+  case PanelExchange::Collective:
+    c.panel_exchange = X::Collective;
+    break;
+  }
   c.gpu = sc.machine.node.gpus_per_node() > 0;
   c.host_staged = c.gpu && !sc.machine.placement.gpu_aware_mpi;
   return c;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <map>
 
 #include <algorithm>
 #include <ctime>
@@ -593,5 +594,76 @@ TEST(HplGenerator, GpuAwareMessagesOfTheBroadcastsAndSwapsAreDeviceBuffers) {
         EXPECT_GT(device, 0) << "depth " << depth;
       }
     }
+  }
+}
+
+TEST(HplGenerator, PanelExchangeStrategiesSyncTheCollectiveColumnsOnly) {
+  // docs/faults.md, "Collective versus point-to-point": COLLECTIVE follows the
+  // pivot reduction of every panel column with a Sync of the process column,
+  // HYBRID every column but the first of each panel, P2P none; the messages are
+  // the same in all three, and every variant stays matched and deadlock-free
+  // (the validator's abstract execution treats a Sync as a barrier), on CPU and
+  // staged-GPU runs, P = 3 (not a power of two) and P = 4.
+  using X = HplConfig::PanelExchange;
+  for (const int p : {3, 4})
+    for (const bool gpu : {false, true}) {
+      HplConfig c = gpu ? staged_gpu_config(p) : small_config();
+      c.p = p;
+      c.depth = 1;
+      std::map<X, std::array<std::int64_t, 3>> tally; // syncs, syncs not in PFACT, PFACT sends
+      for (const X x : {X::P2P, X::Hybrid, X::Collective}) {
+        c.panel_exchange = x;
+        const HplScheduleGenerator g(c);
+        const auto steps = all_steps(g);
+        const ValidationReport r = validate_all(g, steps);
+        ASSERT_TRUE(r.ok()) << to_string(x) << " P " << p << " gpu " << gpu << ": " << r.summary();
+        auto& t = tally[x];
+        for (const auto& s : steps)
+          for (const auto& prog : s.ranks())
+            for (const auto& op : prog.ops()) {
+              if (op.has_sync()) {
+                ++t[0];
+                t[1] += op.sync().phase() != PFACT;
+                EXPECT_EQ(op.sync().size(), p);
+              }
+              t[2] += op.has_send() && op.send().phase() == PFACT;
+            }
+      }
+      // One Sync per panel column per rank of the owner column: P x N in all.
+      const std::int64_t columns = c.n, panels = (c.n + c.nb - 1) / c.nb;
+      EXPECT_EQ(tally[X::P2P][0], 0);
+      EXPECT_EQ(tally[X::Collective][0], std::int64_t{p} * columns);
+      EXPECT_EQ(tally[X::Hybrid][0], std::int64_t{p} * (columns - panels));
+      EXPECT_EQ(tally[X::Collective][1], 0);
+      EXPECT_EQ(tally[X::Hybrid][2], tally[X::P2P][2]);
+      EXPECT_EQ(tally[X::Collective][2], tally[X::P2P][2]);
+    }
+}
+
+TEST(HplGenerator, CollectivePanelMarksTheCollectiveColumns) {
+  // Fast mode's collective panel (one Exchange per panel and rank) carries the
+  // strategy as the first collective column: 0 for COLLECTIVE, 1 for HYBRID,
+  // unset for P2P; the per-column Exchange of pivot_collective marks 0 on the
+  // collective columns.
+  using X = HplConfig::PanelExchange;
+  for (const X x : {X::P2P, X::Hybrid, X::Collective}) {
+    HplConfig c = staged_gpu_config(4);
+    c.pivot_collective = true;
+    c.panel_collective = true;
+    c.panel_exchange = x;
+    const HplScheduleGenerator g(c);
+    int marked = 0, exchanges = 0;
+    for (const auto& s : all_steps(g))
+      for (const auto& prog : s.ranks())
+        for (const auto& op : prog.ops())
+          if (op.has_exchange()) {
+            ++exchanges;
+            if (op.exchange().has_collective_from_column()) {
+              ++marked;
+              EXPECT_EQ(op.exchange().collective_from_column(), x == X::Collective ? 0 : 1);
+            }
+          }
+    EXPECT_GT(exchanges, 0);
+    EXPECT_EQ(marked, x == X::P2P ? 0 : exchanges) << to_string(x);
   }
 }
