@@ -8,8 +8,14 @@ namespace hplsim::sim {
 namespace sg4 = simgrid::s4u;
 
 FaultsRuntime::FaultsRuntime(const Platform& platform, const FaultTimeline& timeline)
-    : platform_(platform), timeline_(timeline), mutex_(sg4::Mutex::create()),
-      landed_cv_(sg4::ConditionVariable::create()) {}
+    : platform_(platform), timeline_(timeline), step_cv_(sg4::ConditionVariable::create()),
+      mutex_(sg4::Mutex::create()), landed_cv_(sg4::ConditionVariable::create()) {}
+
+void FaultsRuntime::step_done(std::int64_t step) {
+  const std::unique_lock<sg4::Mutex> lock(*mutex_);
+  step_done_s_.emplace(step, sg4::Engine::get_clock());
+  step_cv_->notify_all();
+}
 
 void FaultsRuntime::delivered(int from, int to, std::int64_t seq) {
   const std::unique_lock<sg4::Mutex> lock(*mutex_);
@@ -35,11 +41,19 @@ void FaultsRuntime::start() {
   // run's end neither runs nor stretches the simulation.
   for (const FlapEvent& flap : timeline_.flaps) {
     sg4::ActorPtr a = sg4::Actor::create("flap" + std::to_string(flap.id), platform_.cpu(0), [this, flap]() {
-      sg4::this_actor::sleep_until(flap.start_s);
+      double origin_s = 0.0;
+      if (flap.after_step >= 0) {
+        std::unique_lock<sg4::Mutex> lock(*mutex_);
+        while (step_done_s_.count(flap.after_step) == 0)
+          step_cv_->wait(lock);
+        origin_s = step_done_s_.at(flap.after_step);
+      }
+      sg4::this_actor::sleep_until(origin_s + flap.start_s);
+      log_.flap_start_s[flap.id] = sg4::Engine::get_clock();
       down_.push_back(flap.id);
       // Repeated flaps of one link compose: it is down while any flap holds it.
       if (holds_[flap.link]++ == 0) platform_.set_link_on(flap.link, false);
-      sg4::this_actor::sleep_until(flap.start_s + flap.duration_s);
+      sg4::this_actor::sleep_until(origin_s + flap.start_s + flap.duration_s);
       down_.erase(std::find(down_.begin(), down_.end(), flap.id));
       if (--holds_[flap.link] == 0) platform_.set_link_on(flap.link, true);
     });
@@ -72,7 +86,9 @@ void FaultsRuntime::abort(const std::string& reason, int event) {
   log_.abort_event = event;
   // HPL and HPL-MxP have no checkpoint and MPI's default error handler ends the
   // job: every rank stops now.
-  sg4::Actor::kill_all();
+  if (victims_.empty()) return sg4::Actor::kill_all();
+  for (const sg4::ActorPtr& a : victims_)
+    if (a != sg4::Actor::self()) a->kill();
 }
 
 int FaultsRuntime::active_flap() const {

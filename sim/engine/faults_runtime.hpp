@@ -43,11 +43,16 @@ struct FaultLog {
     double retry_wait_s = 0.0; // time they spent waiting for retries (summed over messages)
     double first_s = std::numeric_limits<double>::infinity(); // first failure it caused
     double last_s = 0.0;                                      // last message it delayed completed
+    std::optional<double> delay_s; // what it added to the run (fast mode: its window against the baseline)
   };
   std::map<int, Entry> by_event;
+  std::map<int, double> flap_start_s; // when each flap took its link down
   std::optional<std::string> abort_reason; // set when the run aborted
   double abort_time_s = 0.0;
   int abort_event = -1; // the timeline event that ended the run
+  /// False when the node failures were not simulated (fast mode): their
+  /// outcome is then computed from the run's steps (record_faults).
+  bool node_failures_simulated = true;
 };
 
 /// The faults of one replay: injector actors and the retry handler the rank
@@ -80,6 +85,14 @@ public:
   /// the sender's retry has landed it; returns that time.
   double await_delivery(int from, int to, std::int64_t seq);
 
+  /// An abort kills these actors (the replay's ranks) instead of every actor:
+  /// a fast-mode window's controller must live on to report it.
+  void kill_on_abort(std::vector<simgrid::s4u::ActorPtr> actors) { victims_ = std::move(actors); }
+
+  /// The replay's last active rank is done with `step`: a flap timed from its
+  /// end (FlapEvent::after_step) starts counting.
+  void step_done(std::int64_t step);
+
   /// Throws RunAborted when the run has aborted (checked between ops).
   void check_aborted() const {
     if (log_.abort_reason) throw RunAborted{};
@@ -99,6 +112,9 @@ private:
   std::map<int, int> holds_; // topology link -> flaps holding it down
   using MessageKey = std::tuple<int, int, std::int64_t>; // from, to, seq
   std::map<MessageKey, double> landed_;                  // retried messages landed, not yet awaited
+  std::vector<simgrid::s4u::ActorPtr> victims_; // empty: an abort kills every actor
+  std::map<std::int64_t, double> step_done_s_; // steps done, when
+  simgrid::s4u::ConditionVariablePtr step_cv_;
   simgrid::s4u::MutexPtr mutex_;
   simgrid::s4u::ConditionVariablePtr landed_cv_;
 };

@@ -63,6 +63,7 @@ struct Replay::State {
   std::unique_ptr<StepWindow> window;
   std::vector<StepRecord> records;
   std::vector<RankMean> step_means; // parallel to records (StepRecord::mean_phase_s)
+  std::vector<int> ranks_done;      // parallel to records: active ranks done with the step
   std::unique_ptr<PivotExchanges> exchanges;
   std::unique_ptr<CollectiveSyncs> syncs;
   ReplayStats stats;
@@ -97,6 +98,8 @@ public:
       const double t1 = sg4::Engine::get_clock();
       rec.end_s = std::max(rec.end_s, t1);
       st_.window->done(pos);
+      if (st_.options.faults != nullptr && ++st_.ranks_done[pos] == st_.active)
+        st_.options.faults->step_done(rec.step);
       close_steps(pos);
       if (rank_ == first_active_rank() && st_.options.progress) st_.options.progress(double(pos + 1) / total);
     }
@@ -431,6 +434,7 @@ Replay::Replay(const Platform& platform, const models::KernelModels& kernels,
         static_cast<int>(std::count(st.options.active_ranks->begin(), st.options.active_ranks->end(), true));
   st.records.resize(st.steps.size());
   st.step_means.resize(st.steps.size());
+  st.ranks_done.resize(st.steps.size());
   st.window = std::make_unique<StepWindow>(st.source, st.steps, ranks, st.active, st.records);
   st.exchanges = std::make_unique<PivotExchanges>(platform, protocol, st.options.active_ranks);
   st.syncs = std::make_unique<CollectiveSyncs>(st.options.active_ranks);

@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <set>
 #include <utility>
 #include <vector>
@@ -38,7 +39,9 @@
 #include "models/random_streams.hpp"
 #include "sim/engine/replay.hpp"
 #include "sim/engine/replay_setup.hpp"
+#include "sim/engine/faults_runtime.hpp"
 #include "sim/fast/fast_plan.hpp"
+#include "sim/fast/fault_windows.hpp"
 #include "sim/fast/fold.hpp"
 #include "sim/fast/integration.hpp"
 #include "sim/fast/window_pool.hpp"
@@ -71,15 +74,27 @@ public:
 
   void run() {
     source_ = make_schedule_source(sc_, plan_.shortcuts);
+    if (!machine_.faults.flaps.empty()) {
+      // Fault windows send the pivot exchanges as messages, which a flap can fail.
+      ScheduleShortcuts messages = plan_.shortcuts;
+      messages.pivot_collective = messages.panel_collective = false;
+      fault_source_ = make_schedule_source(sc_, messages);
+    }
     check_kernel_coverage(sc_, *source_, *machine_.kernels);
     steps_ = source_->steps();
     const int slowest =
         plan_.fold || plan_.final_window ? slowest_node(machine_.platform->spec(), sc_.workload.nodes) : -1;
     fold_set_ = std::make_unique<FoldSet>(sc_.workload, plan_.config, steps_, slowest);
     integration_ = StepIntegration(steps_, plan_.config.interpolation);
-    run_controller(machine_, "fast-controller", [this]() { control(); });
+    run_controller(machine_, "fast-controller", [this]() {
+      control();
+      if (!failed_ && !machine_.faults.flaps.empty()) flaps();
+    });
     assemble();
   }
+
+  /// What the flaps did, when the run has any.
+  const std::optional<FaultLog>& flap_log() const { return flap_log_; }
 
 private:
   const FastConfig& cfg() const { return plan_.config; }
@@ -88,18 +103,53 @@ private:
   WindowOutcome simulate(const WindowJob& job) const {
     const std::int64_t first = job.first, last = job.last;
     const bool fold = plan_.fold || (plan_.final_window && first == steps_);
-    const std::vector<bool> active = fold_set_->active(first, last, fold);
+    const std::vector<bool> active = fold_set_->active(first, last, fold, job.fault_nodes);
     ReplayOptions ro = replay_options(sc_);
     ro.seed = RandomStreams(sc_.options.seed).window_seed(first);
     for (std::int64_t k = first; k <= last; ++k)
       ro.step_list.push_back(k);
     if (fold) ro.active_ranks = &active;
+    // A fault window and its baseline both run with the retry handler (the
+    // same code paths: identical up to the flap); only the first has the flap.
+    FaultTimeline timeline;
+    std::unique_ptr<FaultsRuntime> faults;
+    if (job.message_pivots) {
+      timeline.retry_waits_s = machine_.faults.retry_waits_s;
+      if (job.flap >= 0) {
+        FlapEvent f = *std::find_if(machine_.faults.flaps.begin(), machine_.faults.flaps.end(),
+                                    [&](const FlapEvent& e) { return e.id == job.flap; });
+        f.start_s = job.flap_offset_s;
+        f.after_step = job.flap_step > first ? job.flap_step - 1 : -1;
+        timeline.flaps.push_back(f);
+      }
+      faults = std::make_unique<FaultsRuntime>(*machine_.platform, timeline);
+      ro.faults = faults.get();
+    }
+    const ScheduleSource& source = job.message_pivots ? *fault_source_ : *source_;
     Replay replay(*machine_.platform, *machine_.kernels, machine_.protocol.get(),
-                  source_->step_function(fold ? &active : nullptr), ro);
+                  source.step_function(fold ? &active : nullptr), ro);
     const double origin = simulated_clock_s();
-    replay.run_to_end();
+    const std::vector<sg4::ActorPtr> ranks = replay.start();
+    if (faults) {
+      faults->kill_on_abort(ranks);
+      faults->start();
+    }
+    for (const sg4::ActorPtr& a : ranks)
+      a->join();
     WindowOutcome out;
     out.activities = replay.stats().activities();
+    if (faults) {
+      const FaultLog& log = faults->log();
+      for (const auto& [id, e] : log.by_event) {
+        out.faults.messages_failed += e.messages_failed;
+        out.faults.retries += e.retries;
+        out.faults.retry_wait_s += e.retry_wait_s;
+      }
+      if (const auto it = log.flap_start_s.find(job.flap); it != log.flap_start_s.end())
+        out.faults.flap_start_s = it->second - origin;
+      out.faults.aborted = log.abort_reason.has_value();
+      out.faults.abort_s = log.abort_time_s - origin;
+    }
     if (replay.finished_ranks() != replay.active_ranks()) return out;
     out.completed = true;
     const auto& recs = replay.records();
@@ -109,6 +159,7 @@ private:
       if (k >= job.keep_from && k < job.keep_until) {
         Sample s;
         s.step_s = recs[i].end_s - prev_end;
+        s.end_s = recs[i].end_s - origin;
         // Resource bound (docs/fast-mode.md, "the slowest GPU's pace"): over
         // many steps a run cannot go faster than its busiest GPU, whose GEMMs
         // of consecutive steps queue on it; the step's gemm phase time is the
@@ -155,15 +206,15 @@ private:
   WindowJob sample_job(std::int64_t k) const {
     const std::int64_t first = std::max<std::int64_t>(0, k - cfg().warmup_steps);
     const std::int64_t last = std::min(steps_ - 1, k + cfg().measured_steps - 1 + kCooldownSteps);
-    return {first, last, first == 0 ? 0 : k, k + cfg().measured_steps};
+    return window_job(first, last, first == 0 ? 0 : k, k + cfg().measured_steps);
   }
 
   // Steps [first, steps_), keeping those from `keep_from` on, then the final
   // solve: one window, or two when the final solve is folded apart.
   void add_through_final(std::vector<WindowJob>& jobs, std::int64_t first, std::int64_t keep_from) const {
-    if (!plan_.final_window) return jobs.push_back({first, steps_, keep_from});
-    jobs.push_back({first, steps_ - 1, keep_from});
-    jobs.push_back({steps_, steps_, steps_});
+    if (!plan_.final_window) return jobs.push_back(window_job(first, steps_, keep_from));
+    jobs.push_back(window_job(first, steps_ - 1, keep_from));
+    jobs.push_back(window_job(steps_, steps_, steps_));
   }
 
   // Steps simulated by the smallest window plan (head, tail, the uniform
@@ -186,12 +237,12 @@ private:
     // The run's two ends are simulated as they are: a cold start and the tail
     // with the final solve; uniform windows in between.
     const std::int64_t head = std::min<std::int64_t>(steps_, cfg().warmup_steps + cfg().measured_steps);
-    jobs.push_back({0, std::min(steps_ - 1, head - 1 + kCooldownSteps), 0, head});
+    jobs.push_back(window_job(0, std::min(steps_ - 1, head - 1 + kCooldownSteps), 0, head));
     if (steps_ > head) {
       const std::int64_t tail_first = std::max(head, steps_ - cfg().measured_steps);
       add_through_final(jobs, std::max<std::int64_t>(0, tail_first - cfg().warmup_steps), tail_first);
     } else {
-      jobs.push_back({steps_, steps_, steps_});
+      jobs.push_back(window_job(steps_, steps_, steps_));
     }
     const std::int64_t span_first = head, span_last = steps_ - cfg().measured_steps - 1;
     std::set<std::int64_t> uniform;
@@ -233,6 +284,37 @@ private:
 
   void fail() { failed_ = true; }
 
+  // Link flaps (sim/fast/fault_windows.hpp): on the fault-free steps, each
+  // reached flap's window against its baseline, two at a time.
+  void flaps() {
+    records_ = integration_.step_records(sc_.workload.n, sc_.workload.nb,
+                                         [this](std::int64_t k) { return source_->step_flops(k); });
+    FaultWindowPlan plan;
+    plan.steps = steps_;
+    plan.warmup_steps = cfg().warmup_steps;
+    plan.measured_steps = cfg().measured_steps;
+    plan.cooldown_steps = kCooldownSteps;
+    const PlatformSpec& spec = machine_.platform->spec();
+    plan.flap_node = [&spec](const FlapEvent& f) {
+      if (f.link_class != NIC_PORT) return -1;
+      const int nics = std::max(1, spec.sockets * spec.nics_per_socket);
+      const auto it = std::find(spec.node_map.begin(), spec.node_map.end(), static_cast<int>(f.index / nics));
+      return it == spec.node_map.end() ? -1 : static_cast<int>(it - spec.node_map.begin());
+    };
+    plan.run = [this](const std::vector<WindowJob>& jobs) {
+      std::vector<WindowOutcome> outcomes =
+          run_windows(jobs, std::max(1, std::min(plan_.workers, 2)), [this](const WindowJob& j) { return simulate(j); });
+      for (std::size_t i = 0; i < jobs.size(); ++i) {
+        activities_ += outcomes[i].activities;
+        result_.windows.push_back({jobs[i].first, jobs[i].last, outcomes[i].activities, outcomes[i].wall_s,
+                                   outcomes[i].peak_rss_bytes});
+      }
+      return outcomes;
+    };
+    result_.fault_free_time_s = records_->back().end_s;
+    flap_log_ = simulate_flaps(plan, machine_.faults, *records_);
+  }
+
   void assemble() {
     result_.activities = activities_;
     result_.window_processes = plan_.workers;
@@ -241,8 +323,10 @@ private:
       result_.completed = false;
       result_.failure = "deadlock in a fast-mode window";
     }
-    result_.step_records = integration_.step_records(
-        sc_.workload.n, sc_.workload.nb, [this](std::int64_t k) { return source_->step_flops(k); });
+    result_.step_records = records_ ? std::move(*records_)
+                                    : integration_.step_records(sc_.workload.n, sc_.workload.nb, [this](std::int64_t k) {
+                                        return source_->step_flops(k);
+                                      });
     if (!failed_) {
       result_.rmax_sampling_error_fraction =
           integration_.sampling_error_fraction(result_.step_records.back().end_s);
@@ -255,7 +339,9 @@ private:
   const std::function<void(double)>& progress_;
   RunResult& result_;
   FastPlan plan_;
-  std::unique_ptr<ScheduleSource> source_;
+  std::unique_ptr<ScheduleSource> source_, fault_source_;
+  std::optional<std::vector<StepRecord>> records_; // the steps with the flaps' delays
+  std::optional<FaultLog> flap_log_;               // what the flaps did (when the run has any)
   std::unique_ptr<FoldSet> fold_set_;
   std::int64_t steps_ = 0;
   StepIntegration integration_;
@@ -266,9 +352,11 @@ private:
 
 } // namespace
 
-void run_fast(const ResolvedScenario& scenario, BuiltMachine& machine,
-              const std::function<void(double)>& progress, RunResult& result) {
-  FastRun(scenario, machine, progress, result).run();
+std::optional<FaultLog> run_fast(const ResolvedScenario& scenario, BuiltMachine& machine,
+                                 const std::function<void(double)>& progress, RunResult& result) {
+  FastRun run(scenario, machine, progress, result);
+  run.run();
+  return run.flap_log();
 }
 
 } // namespace hplsim::sim

@@ -8,7 +8,8 @@ namespace hplsim::sim {
 // whole nodes (so that node-mates share their NICs as in the full run):
 // the nodes holding process row r0's owners of the window's panels, then
 // the next nodes along the row (the broadcast ring's next hops).
-std::vector<bool> FoldSet::active(std::int64_t first, std::int64_t last, bool fold) const {
+std::vector<bool> FoldSet::active(std::int64_t first, std::int64_t last, bool fold,
+                                  const std::vector<int>& fault_nodes) const {
   const auto& w = w_;
   const int ranks = w.ranks();
   std::vector<bool> active(static_cast<std::size_t>(ranks), !fold);
@@ -50,6 +51,20 @@ std::vector<bool> FoldSet::active(std::int64_t first, std::int64_t last, bool fo
   // of its slowest rank, so a fold that left it out would drop the largest
   // scale loss variability causes (docs/fast-mode.md, "folding").
   if (slowest_node_ >= 0) add_node(slowest_node_);
+  // A fault's nodes: a flapped NIC stalls its ranks, and their process row
+  // (the broadcast ring) and column (the swaps, the pivot exchanges) wait on
+  // them first (sim/fast/fault_windows.hpp).
+  for (const int node : fault_nodes) {
+    add_node(node);
+    for (int l = 0; l < w.ranks_per_node; ++l) {
+      const int rank = node * w.ranks_per_node + l;
+      const int row = w.column_major ? rank % w.p : rank / w.q, col = w.column_major ? rank / w.p : rank % w.q;
+      for (int c = 0; c < w.q; ++c)
+        add_rank(row, c);
+      for (int r = 0; r < w.p; ++r)
+        add_rank(r, col);
+    }
+  }
   for (int node : nodes)
     for (int l = 0; l < w.ranks_per_node; ++l)
       active[static_cast<std::size_t>(node * w.ranks_per_node + l)] = true;

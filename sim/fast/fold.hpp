@@ -17,7 +17,10 @@ public:
       : w_(workload), config_(config), steps_(steps), slowest_node_(slowest_node) {}
 
   /// The ranks a window of steps [first, last] simulates: all when !fold.
-  std::vector<bool> active(std::int64_t first, std::int64_t last, bool fold) const;
+  /// `fault_nodes`: run nodes a fault touches, kept with every rank of their
+  /// ranks' process rows and columns (the ranks that wait on them first).
+  std::vector<bool> active(std::int64_t first, std::int64_t last, bool fold,
+                           const std::vector<int>& fault_nodes = {}) const;
 
 private:
   const WorkloadConfig& w_;

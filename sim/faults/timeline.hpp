@@ -20,6 +20,10 @@ struct FlapEvent {
   int link = 0;           // the topology's link id
   double start_s = 0.0, duration_s = 0.0;
   std::string source; // "listed" or "process"
+  /// Fast mode's fault windows (sim/fast/fault_windows.hpp): start_s counts
+  /// from the end of this step (its last active rank done) instead of time 0;
+  /// -1: from time 0.
+  std::int64_t after_step = -1;
 };
 
 struct NodeFailureEvent {

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "sim/support/output_files.hpp"
+#include "traces/hpl_flops.hpp"
 
 namespace hplsim::sim {
 
@@ -18,12 +19,14 @@ std::string csv_number(double v) {
 
 void write_faults_csv(const RunResult& r, const std::string& path) {
   write_file_atomically(path, [&r](std::ostream& out) {
-    out << "id,kind,target,start_s,duration_s,reached,steps,messages_failed,retries,retry_wait_s,ended_run\n";
+    out << "id,kind,target,start_s,duration_s,reached,steps,messages_failed,retries,retry_wait_s,ended_run,"
+           "delay_s,panel_exchange\n";
     for (const auto& f : r.faults)
       out << f.id << ',' << f.kind << ",\"" << f.target << "\"," << csv_number(f.start_s) << ','
           << csv_number(f.duration_s) << ',' << (f.reached ? "true" : "false") << ',' << f.steps() << ','
           << f.messages_failed << ',' << f.retries << ',' << csv_number(f.retry_wait_s) << ','
-          << (f.ended_run ? "true" : "false") << '\n';
+          << (f.ended_run ? "true" : "false") << ',' << (f.delay_s ? csv_number(*f.delay_s) : "") << ','
+          << r.panel_exchange << '\n';
   });
 }
 
@@ -32,7 +35,9 @@ nlohmann::ordered_json faults_summary_json(const RunResult& r) {
   int reached = 0, failed = 0, retries = 0;
   double wait_s = 0.0;
   nlohmann::ordered_json ended = nullptr;
+  nlohmann::ordered_json delay = nullptr; // known in fast mode (each flap's window against its baseline)
   for (const auto& f : r.faults) {
+    if (f.delay_s) delay = (delay.is_null() ? 0.0 : delay.get<double>()) + *f.delay_s;
     reached += f.reached;
     failed += f.messages_failed;
     retries += f.retries;
@@ -45,6 +50,12 @@ nlohmann::ordered_json faults_summary_json(const RunResult& r) {
   j["retries"] = retries;
   j["retry_wait_s"] = wait_s;
   j["ended_by"] = ended;
+  j["delay_s"] = delay;
+  if (r.fault_free_time_s) {
+    j["fault_free_time_s"] = *r.fault_free_time_s;
+    j["fault_free_rmax_flops_per_s"] = traces::hpl_flops(r.n) / *r.fault_free_time_s;
+  }
+  if (!r.panel_exchange.empty()) j["panel_exchange"] = r.panel_exchange;
   j["lost_work_s"] = r.lost_work_s;
   j["restart_setup_s"] = r.restart_setup_s;
   return j;
@@ -62,9 +73,31 @@ void print_faults(const RunResult& r, std::ostream& out) {
     if (f.kind == "link_flap")
       out << ": " << f.messages_failed << " messages failed, " << f.retries << " retries, " << f.retry_wait_s
           << " s waited";
+    if (f.delay_s) out << ", +" << *f.delay_s << " s";
     if (f.ended_run) out << ": ENDED THE RUN (no checkpoint; " << r.lost_work_s << " s of work lost)";
     out << "\n";
   }
+  // One line for the run's strategy, so that runs of the three can be set side by side.
+  int reached = 0, failed = 0;
+  double wait_s = 0.0, delay_s = 0.0;
+  bool delays = false;
+  for (const auto& f : r.faults) {
+    reached += f.reached;
+    failed += f.messages_failed;
+    wait_s += f.retry_wait_s;
+    if (f.delay_s) {
+      delays = true;
+      delay_s += *f.delay_s;
+    }
+  }
+  out << "Faults, panel exchange " << (r.panel_exchange.empty() ? "n/a" : r.panel_exchange) << ": " << reached
+      << " of " << r.faults.size() << " events reached, " << failed << " messages failed, " << wait_s
+      << " s of retry waits";
+  if (delays) out << ", " << delay_s << " s added to the run";
+  if (r.fault_free_time_s)
+    out << " (without them: " << *r.fault_free_time_s << " s, Rmax "
+        << traces::hpl_flops(r.n) / *r.fault_free_time_s / 1e15 << " PF/s)";
+  out << (r.completed ? "" : "; the run did not complete") << "\n";
 }
 
 } // namespace hplsim::sim

@@ -56,11 +56,6 @@ void check_faults_supported(const ResolvedScenario& sc, Mode mode) {
                                 [](const Degradation& d) { return d.from_s() > 0.0; });
   const char* where = sc.path.c_str();
 
-  if (mode == Mode::Fast && flaps)
-    throw ScenarioError(
-        std::string(where) +
-        ": faults.link_flaps / faults.flap_process: fast mode does not simulate link flaps yet; "
-        "run them with --mode reference (docs/faults.md)");
   if (mode == Mode::Fast && late)
     throw ScenarioError(
         std::string(where) +
@@ -79,17 +74,20 @@ void record_faults(const FaultTimeline& t, const FaultLog* log, RunResult& r) {
   // The failure that ends the run: the one the simulation saw, or (computed)
   // the first one before the fault-free run's end.
   std::optional<NodeFailureEvent> ending;
-  if (log != nullptr && log->abort_reason) {
+  const bool simulated_failures = log != nullptr && log->node_failures_simulated;
+  // Not simulated (fast, analytic): the first node failure before the run's
+  // end, or before a flap's abort, ends the run.
+  if (!simulated_failures)
+    ending = t.first_failure_before(log != nullptr && log->abort_reason ? log->abort_time_s : r.time_s);
+  if (ending) {
+    end_run_at(ending->time_s,
+               "node " + std::to_string(ending->node) + " failed at " + number(ending->time_s) + " s (" +
+                   ending->cause + ")",
+               r);
+  } else if (log != nullptr && log->abort_reason) {
     for (const auto& f : t.node_failures)
       if (f.id == log->abort_event) ending = f;
     end_run_at(log->abort_time_s, *log->abort_reason, r);
-  } else if (log == nullptr) {
-    ending = t.first_failure_before(r.time_s);
-    if (ending)
-      end_run_at(ending->time_s,
-                 "node " + std::to_string(ending->node) + " failed at " + number(ending->time_s) + " s (" +
-                     ending->cause + ")",
-                 r);
   }
   const double end_s = r.time_s;
   for (const auto& e : t.flaps) {
@@ -106,9 +104,10 @@ void record_faults(const FaultTimeline& t, const FaultLog* log, RunResult& r) {
         o.messages_failed = it->second.messages_failed;
         o.retries = it->second.retries;
         o.retry_wait_s = it->second.retry_wait_s;
+        o.delay_s = it->second.delay_s;
       }
     if (o.reached) touch(r.step_records, e.start_s, e.start_s + e.duration_s, o);
-    o.ended_run = log != nullptr && log->abort_reason && log->abort_event == e.id;
+    o.ended_run = log != nullptr && log->abort_reason && log->abort_event == e.id && r.failure == *log->abort_reason;
     r.faults.push_back(o);
   }
   for (const auto& e : t.node_failures) {

@@ -48,6 +48,10 @@ RunResult base_result(const ResolvedScenario& sc, const char* mode) {
   r.steps = sc.workload.steps();
   r.fits_in_memory = fits_in_memory(sc);
   r.prescreen = sc.prescreen_note;
+  if (sc.workload.benchmark == Benchmark::Hpl) {
+    static constexpr const char* kNames[] = {"p2p", "hybrid", "collective"};
+    r.panel_exchange = kNames[static_cast<int>(sc.workload.hpl.panel_exchange)];
+  }
   return r;
 }
 
@@ -69,9 +73,9 @@ RunResult simulate(const ResolvedScenario& sc, const SimulateOptions& options) {
   case Mode::Fast: {
     RunResult r = base_result(sc, "fast");
     BuiltMachine machine = build_machine(sc);
-    run_fast(sc, machine, options.progress, r);
+    const std::optional<FaultLog> flaps = run_fast(sc, machine, options.progress, r);
     finalize_result(r);
-    record_faults(machine.faults, nullptr, r);
+    record_faults(machine.faults, flaps ? &*flaps : nullptr, r);
     return r;
   }
   case Mode::Reference:

@@ -1,0 +1,61 @@
+#pragma once
+// Link flaps in fast mode (docs/faults.md, "In fast mode"): each flap the run
+// reaches is simulated in a window of the steps it touches, against the same
+// window without it (its baseline), and the difference, step by step, is
+// added to the fault-free run's steps. Flaps are taken in time order and each
+// is placed on the run's steps as the earlier flaps left them: the step whose
+// span holds the flap's time and the offset into it, computed from the steps,
+// and in the window the flap starts that offset after the same step's start
+// (the end of the step before it), however long the window took to get there.
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "sim/engine/faults_runtime.hpp"
+#include "sim/fast/window.hpp"
+#include "sim/faults/timeline.hpp"
+#include "sim/result/run_result.hpp"
+
+namespace hplsim::sim {
+
+/// Where a fault at run time `t_s` falls in the contiguous steps `records`.
+struct FaultPlacement {
+  bool reached = false;  ///< false: at or after the run's end
+  std::int64_t step = 0; ///< the panel step whose [start, end) holds it (the last one for the final solve)
+  double offset_s = 0.0; ///< t_s - that step's start
+};
+FaultPlacement place_fault(const std::vector<StepRecord>& records, double t_s);
+
+/// A fault window against its baseline: what each of its steps took more.
+struct StepDelta {
+  std::int64_t step = 0;
+  double step_s = 0.0;
+  std::array<double, kPhaseCount> phase_s{}, mean_phase_s{};
+};
+/// The deltas between a fault window and its baseline over the steps both
+/// kept (the same steps): d_fault(k) - d_base(k), from their step ends.
+std::vector<StepDelta> step_deltas(const WindowOutcome& fault, const WindowOutcome& baseline);
+/// Adds `deltas` to `records`: each step's duration and phase times grow by
+/// its delta, the steps after it start later by the sum.
+void add_step_deltas(std::vector<StepRecord>& records, const std::vector<StepDelta>& deltas);
+
+/// What the fault windows need of the fast run.
+struct FaultWindowPlan {
+  std::int64_t steps = 0;            ///< panel steps (the final solve is step `steps`)
+  int warmup_steps = 0, measured_steps = 0, cooldown_steps = 0;
+  int max_span_steps = 8;            ///< most steps one flap's window measures
+  /// The run node a flap stalls (a NIC cable's node), or -1 (a fabric link, or
+  /// a node the run does not use).
+  std::function<int(const FlapEvent&)> flap_node;
+  /// Runs window jobs (in processes of their own), outcomes in job order.
+  std::function<std::vector<WindowOutcome>(const std::vector<WindowJob>&)> run;
+};
+
+/// Simulates the flaps of `timeline` that the run reaches, adds their delays
+/// to `records` and returns what they did (FaultLog: per event, with its
+/// delay, and the abort when a flap outlasts the retry handler).
+FaultLog simulate_flaps(const FaultWindowPlan& plan, const FaultTimeline& timeline,
+                        std::vector<StepRecord>& records);
+
+} // namespace hplsim::sim
