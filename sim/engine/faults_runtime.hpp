@@ -46,7 +46,7 @@ struct FaultLog {
     std::optional<double> delay_s; // what it added to the run (fast mode: its window against the baseline)
   };
   std::map<int, Entry> by_event;
-  std::map<int, double> flap_start_s; // when each flap took its link down
+  std::map<int, double> flap_start_s;      // when each flap took its link down
   std::optional<std::string> abort_reason; // set when the run aborted
   double abort_time_s = 0.0;
   int abort_event = -1; // the timeline event that ended the run
@@ -112,8 +112,8 @@ private:
   std::map<int, int> holds_; // topology link -> flaps holding it down
   using MessageKey = std::tuple<int, int, std::int64_t>; // from, to, seq
   std::map<MessageKey, double> landed_;                  // retried messages landed, not yet awaited
-  std::vector<simgrid::s4u::ActorPtr> victims_; // empty: an abort kills every actor
-  std::map<std::int64_t, double> step_done_s_; // steps done, when
+  std::vector<simgrid::s4u::ActorPtr> victims_;          // empty: an abort kills every actor
+  std::map<std::int64_t, double> step_done_s_;           // steps done, when
   simgrid::s4u::ConditionVariablePtr step_cv_;
   simgrid::s4u::MutexPtr mutex_;
   simgrid::s4u::ConditionVariablePtr landed_cv_;

@@ -37,9 +37,9 @@
 #include <vector>
 
 #include "models/random_streams.hpp"
+#include "sim/engine/faults_runtime.hpp"
 #include "sim/engine/replay.hpp"
 #include "sim/engine/replay_setup.hpp"
-#include "sim/engine/faults_runtime.hpp"
 #include "sim/fast/fast_plan.hpp"
 #include "sim/fast/fault_windows.hpp"
 #include "sim/fast/fold.hpp"
@@ -302,8 +302,8 @@ private:
       return it == spec.node_map.end() ? -1 : static_cast<int>(it - spec.node_map.begin());
     };
     plan.run = [this](const std::vector<WindowJob>& jobs) {
-      std::vector<WindowOutcome> outcomes =
-          run_windows(jobs, std::max(1, std::min(plan_.workers, 2)), [this](const WindowJob& j) { return simulate(j); });
+      std::vector<WindowOutcome> outcomes = run_windows(jobs, std::max(1, std::min(plan_.workers, 2)),
+                                                        [this](const WindowJob& j) { return simulate(j); });
       for (std::size_t i = 0; i < jobs.size(); ++i) {
         activities_ += outcomes[i].activities;
         result_.windows.push_back({jobs[i].first, jobs[i].last, outcomes[i].activities, outcomes[i].wall_s,
@@ -323,10 +323,10 @@ private:
       result_.completed = false;
       result_.failure = "deadlock in a fast-mode window";
     }
-    result_.step_records = records_ ? std::move(*records_)
-                                    : integration_.step_records(sc_.workload.n, sc_.workload.nb, [this](std::int64_t k) {
-                                        return source_->step_flops(k);
-                                      });
+    result_.step_records =
+        records_ ? std::move(*records_)
+                 : integration_.step_records(sc_.workload.n, sc_.workload.nb,
+                                             [this](std::int64_t k) { return source_->step_flops(k); });
     if (!failed_) {
       result_.rmax_sampling_error_fraction =
           integration_.sampling_error_fraction(result_.step_records.back().end_s);

@@ -75,7 +75,8 @@ std::int64_t span_steps(const std::vector<StepRecord>& records, const FaultPlace
                         int measured, int most) {
   const double from_s = records[static_cast<std::size_t>(at.step)].start_s + at.offset_s;
   std::int64_t span = 0;
-  for (std::size_t k = static_cast<std::size_t>(at.step); k < records.size() && !records[k].final_solve; ++k) {
+  for (std::size_t k = static_cast<std::size_t>(at.step); k < records.size() && !records[k].final_solve;
+       ++k) {
     if (records[k].start_s > from_s + duration_s && span > 0) break;
     ++span;
   }
@@ -104,8 +105,8 @@ FaultLog simulate_flaps(const FaultWindowPlan& plan, const FaultTimeline& timeli
       entry.delay_s = 0.0;
       continue;
     }
-    const std::int64_t span =
-        span_steps(records, at, f->duration_s, plan.measured_steps, std::max(plan.measured_steps, plan.max_span_steps));
+    const std::int64_t span = span_steps(records, at, f->duration_s, plan.measured_steps,
+                                         std::max(plan.measured_steps, plan.max_span_steps));
     WindowJob base;
     base.first = std::max<std::int64_t>(0, at.step - plan.warmup_steps);
     const std::int64_t measured_last = std::min(plan.steps - 1, at.step + span - 1);

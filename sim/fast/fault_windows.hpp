@@ -42,9 +42,9 @@ void add_step_deltas(std::vector<StepRecord>& records, const std::vector<StepDel
 
 /// What the fault windows need of the fast run.
 struct FaultWindowPlan {
-  std::int64_t steps = 0;            ///< panel steps (the final solve is step `steps`)
+  std::int64_t steps = 0; ///< panel steps (the final solve is step `steps`)
   int warmup_steps = 0, measured_steps = 0, cooldown_steps = 0;
-  int max_span_steps = 8;            ///< most steps one flap's window measures
+  int max_span_steps = 8; ///< most steps one flap's window measures
   /// The run node a flap stalls (a NIC cable's node), or -1 (a fabric link, or
   /// a node the run does not use).
   std::function<int(const FlapEvent&)> flap_node;

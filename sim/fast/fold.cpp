@@ -58,7 +58,8 @@ std::vector<bool> FoldSet::active(std::int64_t first, std::int64_t last, bool fo
     add_node(node);
     for (int l = 0; l < w.ranks_per_node; ++l) {
       const int rank = node * w.ranks_per_node + l;
-      const int row = w.column_major ? rank % w.p : rank / w.q, col = w.column_major ? rank / w.p : rank % w.q;
+      const int row = w.column_major ? rank % w.p : rank / w.q,
+                col = w.column_major ? rank / w.p : rank % w.q;
       for (int c = 0; c < w.q; ++c)
         add_rank(row, c);
       for (int r = 0; r < w.p; ++r)

@@ -74,9 +74,11 @@ struct RunResult {
     bool ended_run = false;
     std::optional<double> delay_s; // what it added to the run's time (fast mode's fault windows)
   };
-  /// Fast mode with link flaps: the run's time without them (the same windows' curve, before the flaps' delays).
+  /// Fast mode with link flaps: the run's time without them (the same windows' curve, before the flaps'
+  /// delays).
   std::optional<double> fault_free_time_s;
-  std::string panel_exchange; // HPL's workload.hpl.panel_exchange ("p2p", "hybrid", "collective"); empty for MxP
+  std::string
+      panel_exchange;    // HPL's workload.hpl.panel_exchange ("p2p", "hybrid", "collective"); empty for MxP
   std::string prescreen; // what pre-screening did (empty without it)
   bool has_faults = false;
   std::vector<FaultOutcome> faults;

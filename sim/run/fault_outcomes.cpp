@@ -107,7 +107,8 @@ void record_faults(const FaultTimeline& t, const FaultLog* log, RunResult& r) {
         o.delay_s = it->second.delay_s;
       }
     if (o.reached) touch(r.step_records, e.start_s, e.start_s + e.duration_s, o);
-    o.ended_run = log != nullptr && log->abort_reason && log->abort_event == e.id && r.failure == *log->abort_reason;
+    o.ended_run =
+        log != nullptr && log->abort_reason && log->abort_event == e.id && r.failure == *log->abort_reason;
     r.faults.push_back(o);
   }
   for (const auto& e : t.node_failures) {

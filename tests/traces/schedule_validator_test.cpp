@@ -118,3 +118,37 @@ TEST(ScheduleValidator, RejectsSelfMessagesAndOutOfRangePeers) {
   EXPECT_TRUE(mentions(r, "bad peer 0"));
   EXPECT_TRUE(mentions(r, "bad peer 5"));
 }
+
+TEST(ScheduleValidator, TreatsASyncAsABarrier) {
+  // Both members reach the Sync: fine. A Sync that one member never reaches
+  // leaves the other stuck: a deadlock; so does a Sync placed before the
+  // receive its partner's blocking send needs.
+  const Communicator both{0, 1, 2};
+  {
+    Two t;
+    t.a.send(1, 100, PFACT);
+    t.a.sync(both, PFACT);
+    t.b.recv(0, 100, PFACT);
+    t.b.sync(both, PFACT);
+    EXPECT_TRUE(t.check().ok()) << t.check().summary();
+  }
+  {
+    Two t;
+    t.a.sync(both, PFACT);
+    EXPECT_TRUE(mentions(t.check(), "deadlock")) << t.check().summary();
+    EXPECT_TRUE(mentions(t.check(), "Sync of 2"));
+  }
+  {
+    Two t;
+    t.a.send(1, 100, PFACT);
+    t.a.sync(both, PFACT);
+    t.b.sync(both, PFACT);
+    t.b.recv(0, 100, PFACT);
+    EXPECT_TRUE(mentions(t.check(), "deadlock")) << t.check().summary();
+  }
+  {
+    Two t; // a Sync that does not include its rank
+    t.a.sync(Communicator{1, 1, 1}, PFACT);
+    EXPECT_TRUE(mentions(t.check(), "sync does not include its rank"));
+  }
+}

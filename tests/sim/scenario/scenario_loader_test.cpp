@@ -366,6 +366,23 @@ TEST(ScenarioLoader, RejectsHplSectionForMxpBenchmark) {
   EXPECT_EQ(e, "x.textproto:26:3: workload.hpl is only valid with benchmark HPL, got HPL_MXP");
 }
 
+TEST(ScenarioLoader, ReadsThePanelExchangeStrategyAndRejectsAnUnknownOne) {
+  // docs/faults.md, "Collective versus point-to-point": P2P by default.
+  EXPECT_EQ(resolve(load_scenario_text(kValid, "x.textproto")).workload.hpl.panel_exchange,
+            PanelExchange::P2P);
+  const std::string hybrid = with("  q: 4", "  q: 4\n  hpl {\n    panel_exchange: HYBRID\n  }");
+  EXPECT_EQ(resolve(load_scenario_text(hybrid, "x.textproto")).workload.hpl.panel_exchange,
+            PanelExchange::Hybrid);
+  const std::string e = error_of(with("  q: 4", "  q: 4\n  hpl {\n    panel_exchange: ALLREDUCE\n  }"));
+  EXPECT_NE(e.find("x.textproto:32:"), std::string::npos) << e;
+  EXPECT_NE(e.find("ALLREDUCE"), std::string::npos) << e;
+  // --set names the flag on a bad value.
+  ScenarioOverrides o;
+  o.set.push_back("workload.hpl.panel_exchange=SOMETIMES");
+  const std::string f = error_of(kValid, o);
+  EXPECT_NE(f.find("workload.hpl.panel_exchange"), std::string::npos) << f;
+}
+
 TEST(ScenarioLoader, RejectsNdivBelowTwo) {
   EXPECT_EQ(error_of(with("  q: 4", "  q: 4\n  hpl {\n    ndiv: 1\n  }")),
             "x.textproto:32:5: workload.hpl.ndiv must be >= 2, got 1");

@@ -1,0 +1,97 @@
+// Fast mode's flap windows (sim/fast/fault_windows.hpp): where a flap given in
+// seconds falls on the run's steps, what its window adds against its
+// baseline, and how that shifts the steps after it. Expected values by hand.
+#include "sim/fast/fault_windows.hpp"
+
+#include <gtest/gtest.h>
+
+namespace hplsim::sim {
+namespace {
+
+// Steps of 1, 2 and 3 s, then a final solve of 0.5 s: [0,1) [1,3) [3,6) [6,6.5).
+std::vector<StepRecord> three_steps() {
+  std::vector<StepRecord> r;
+  double t = 0.0;
+  for (const double d : {1.0, 2.0, 3.0, 0.5}) {
+    StepRecord s;
+    s.step = static_cast<std::int64_t>(r.size());
+    s.final_solve = r.size() == 3;
+    s.start_s = t;
+    t += d;
+    s.end_s = t;
+    s.phase_s[static_cast<std::size_t>(PhaseId::Gemm)] = d;
+    r.push_back(s);
+  }
+  return r;
+}
+
+TEST(FaultPlacement, FindsTheStepAndTheOffsetIntoIt) {
+  const auto r = three_steps();
+  const FaultPlacement a = place_fault(r, 2.5);
+  EXPECT_TRUE(a.reached);
+  EXPECT_EQ(a.step, 1);
+  EXPECT_DOUBLE_EQ(a.offset_s, 1.5);
+  const FaultPlacement b = place_fault(r, 3.0); // a step's start belongs to it
+  EXPECT_EQ(b.step, 2);
+  EXPECT_DOUBLE_EQ(b.offset_s, 0.0);
+  EXPECT_EQ(place_fault(r, 0.0).step, 0);
+}
+
+TEST(FaultPlacement, TheFinalSolveGoesToTheLastPanelStepAndTheEndIsNotReached) {
+  const auto r = three_steps();
+  const FaultPlacement f = place_fault(r, 6.2);
+  EXPECT_TRUE(f.reached);
+  EXPECT_EQ(f.step, 2);
+  EXPECT_DOUBLE_EQ(f.offset_s, 3.2);
+  EXPECT_FALSE(place_fault(r, 6.5).reached);
+  EXPECT_FALSE(place_fault(r, 100.0).reached);
+}
+
+WindowOutcome window(const std::vector<std::pair<std::int64_t, double>>& ends) {
+  WindowOutcome o;
+  o.completed = true;
+  double previous = 0.0;
+  for (const auto& [k, end] : ends) {
+    Sample s;
+    s.end_s = end;
+    s.step_s = end - previous;
+    s.phase_s[static_cast<std::size_t>(PhaseId::Bcast)] = s.step_s;
+    previous = end;
+    o.samples.emplace_back(k, s);
+  }
+  return o;
+}
+
+TEST(FaultWindows, DeltasAreTheDifferenceOfTheStepEnds) {
+  // Baseline steps 4..7 end at 1, 2, 3, 4; the flap stalls step 6 by 4 s and
+  // step 7 catches up 0.5 s of it: ends 1, 2, 7, 7.5.
+  const auto deltas =
+      step_deltas(window({{4, 1}, {5, 2}, {6, 7}, {7, 7.5}}), window({{4, 1}, {5, 2}, {6, 3}, {7, 4}}));
+  ASSERT_EQ(deltas.size(), 4u);
+  EXPECT_DOUBLE_EQ(deltas[0].step_s, 0.0);
+  EXPECT_DOUBLE_EQ(deltas[1].step_s, 0.0);
+  EXPECT_DOUBLE_EQ(deltas[2].step_s, 4.0);
+  EXPECT_DOUBLE_EQ(deltas[3].step_s, -0.5);
+  EXPECT_DOUBLE_EQ(deltas[2].phase_s[static_cast<std::size_t>(PhaseId::Bcast)], 4.0);
+}
+
+TEST(FaultWindows, AddingDeltasShiftsEveryLaterStep) {
+  auto r = three_steps();
+  StepDelta d;
+  d.step = 1;
+  d.step_s = 4.0;
+  d.phase_s[static_cast<std::size_t>(PhaseId::Gemm)] = 0.25;
+  add_step_deltas(r, {d});
+  EXPECT_DOUBLE_EQ(r[0].end_s, 1.0);
+  EXPECT_DOUBLE_EQ(r[1].start_s, 1.0);
+  EXPECT_DOUBLE_EQ(r[1].end_s, 7.0); // 2 s + 4 s
+  EXPECT_DOUBLE_EQ(r[2].start_s, 7.0);
+  EXPECT_DOUBLE_EQ(r[2].end_s, 10.0);
+  EXPECT_DOUBLE_EQ(r[3].end_s, 10.5); // the final solve moves with them
+  EXPECT_DOUBLE_EQ(r[1].phase_s[static_cast<std::size_t>(PhaseId::Gemm)], 2.25);
+  // The run's time grows by the delay: the placement of a later fault uses it.
+  EXPECT_EQ(place_fault(r, 6.5).step, 1);
+}
+
+} // namespace
+} // namespace hplsim::sim
