@@ -12,8 +12,10 @@
 #include "sim/report/plot_svg.hpp"
 #include "sim/report/report.hpp"
 #include "sim/run/simulate.hpp"
+#include "sim/run/trials.hpp"
 #include "sim/scenario/memory_fit.hpp"
 #include "sim/scenario/scenario_defaults.hpp"
+#include "sim/study/trials_study.hpp"
 #include "sim/support/child_process.hpp"
 #include "sim/support/output_files.hpp"
 
@@ -58,7 +60,26 @@ struct RunArgs {
   unsigned long long seed = 0;
   bool seed_given = false;
   bool dry_run = false;
+  int trials = 0; // 0: one run (no --trials)
+  int jobs = 0;   // 0: the CPUs the run may use
 };
+
+// `--trials K`: K runs on independent fault draws, their outcome statistics.
+int run_trials(const RunArgs& a, const ResolvedScenario& sc) {
+  ProgressBar bar;
+  TrialsOptions o;
+  o.trials = a.trials;
+  o.jobs = a.jobs > 0 ? a.jobs : window_workers(0);
+  o.progress = [&bar](double f) { bar.update(f); };
+  const TrialsResult t = simulate_trials(sc, o);
+  bar.finish();
+  const Outcome outcome = outcome_of(t.trials, closed_form_rate_per_hour(sc), t.fault_free.time_s);
+  write_trials_csv(sc, t, a.out_dir + "/trials.csv");
+  write_outcome_json(sc, t, outcome, a.out_dir + "/outcome.json");
+  print_outcome(t, outcome, std::cout);
+  std::cout << "outputs: " << a.out_dir << "/{trials.csv,outcome.json}\n";
+  return 0;
+}
 
 int run(RunArgs a) {
   if (!a.mode.empty()) a.overrides.mode = a.mode;
@@ -79,6 +100,7 @@ int run(RunArgs a) {
   // Before any simulation: a path that cannot take the outputs is found now,
   // not after the run.
   prepare_output_dir(a.out_dir);
+  if (a.trials > 0) return run_trials(a, sc);
   ProgressBar bar;
   SimulateOptions options;
   options.progress = [&bar](double f) { bar.update(f); };
@@ -115,6 +137,12 @@ Command add_run_command(CLI::App& app) {
   run_cmd->add_flag(
       "--allow-oversubscription", args->overrides.allow_oversubscription,
       "Simulate even if the matrix does not fit in the declared memory (fits_in_memory: false)");
+  run_cmd
+      ->add_option("--trials", args->trials,
+                   "Monte Carlo: K runs on independent fault draws; writes trials.csv and outcome.json")
+      ->check(CLI::PositiveNumber);
+  run_cmd->add_option("--jobs", args->jobs, "Processes at a time for --trials (default: the CPUs available)")
+      ->check(CLI::PositiveNumber);
   add_scenario_flags(run_cmd, args->overrides);
   return {run_cmd, [args, run_cmd]() {
             args->seed_given = run_cmd->count("--seed") > 0;

@@ -3,6 +3,7 @@
 // its first activity, built in one place for reference mode, fast mode and the
 // OSU benchmarks. Members are declared in build order and destroyed in reverse
 // (the platform before the engine that owns its zone).
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -36,9 +37,10 @@ inline constexpr double kFaultHorizon_s = 7.0 * 24.0 * 3600.0;
 /// Builds the scenario's machine in this process's (new) SimGrid engine: the
 /// topology, kernel models, variability (seeded by the scenario), platform and
 /// protocol. `adjust` may edit the platform description before it is built
-/// (the OSU benchmarks place two ranks on chosen nodes). Call once per process.
+/// (the OSU benchmarks place two ranks on chosen nodes). `run`: the fault
+/// draws' run (trial) number (0: the scenario's own). Call once per process.
 BuiltMachine build_machine(const ResolvedScenario& scenario,
-                           const std::function<void(PlatformSpec&)>& adjust = {});
+                           const std::function<void(PlatformSpec&)>& adjust = {}, std::uint64_t run = 0);
 
 /// Runs `body` in an actor of its own on rank 0's CPU host until the
 /// simulation ends (fast mode's controller, which forks its windows from inside).

@@ -67,14 +67,18 @@ constexpr int kCooldownSteps = 1;
 // assembles the run from the integration.
 class FastRun {
 public:
+  /// `trials` (may be null): timelines whose faults are simulated on the
+  /// fault-free run, each on its own (run_fast_trials); null: the machine's.
   FastRun(const ResolvedScenario& sc, BuiltMachine& machine, const std::function<void(double)>& progress,
-          RunResult& result)
+          RunResult& result, TrialDraws draw_trials = {})
       : sc_(sc), machine_(machine), progress_(progress), result_(result), plan_(settle_fast_plan(sc)),
-        integration_(0, plan_.config.interpolation) {}
+        integration_(0, plan_.config.interpolation), draw_trials_(std::move(draw_trials)) {}
 
   void run() {
     source_ = make_schedule_source(sc_, plan_.shortcuts);
-    if (!machine_.faults.flaps.empty()) {
+    // Trials may draw flaps whatever the scenario's own timeline holds.
+    const bool any_flaps = !machine_.faults.flaps.empty() || (draw_trials_ && sc_.faults.ByteSizeLong() > 0);
+    if (any_flaps) {
       // Fault windows send the pivot exchanges as messages, which a flap can fail.
       ScheduleShortcuts messages = plan_.shortcuts;
       messages.pivot_collective = messages.panel_collective = false;
@@ -88,13 +92,31 @@ public:
     integration_ = StepIntegration(steps_, plan_.config.interpolation);
     run_controller(machine_, "fast-controller", [this]() {
       control();
-      if (!failed_ && !machine_.faults.flaps.empty()) flaps();
+      if (failed_) return;
+      if (draw_trials_) {
+        const double fault_free_s =
+            integration_
+                .step_records(sc_.workload.n, sc_.workload.nb,
+                              [this](std::int64_t k) { return source_->step_flops(k); })
+                .back()
+                .end_s;
+        trials_ = draw_trials_(fault_free_s);
+        for (const FaultTimeline& t : trials_)
+          trial_out_.push_back(faults_of(t));
+      } else if (!machine_.faults.flaps.empty()) {
+        FastTrial own = faults_of(machine_.faults);
+        records_ = std::move(own.step_records);
+        flap_log_ = std::move(own.flaps);
+      }
     });
     assemble();
   }
 
   /// What the flaps did, when the run has any.
   const std::optional<FaultLog>& flap_log() const { return flap_log_; }
+  /// Each trial's steps and flaps, and its timeline (with `draw_trials`).
+  std::vector<FastTrial>& trial_outcomes() { return trial_out_; }
+  const std::vector<FaultTimeline>& trial_timelines() const { return trials_; }
 
 private:
   const FastConfig& cfg() const { return plan_.config; }
@@ -114,9 +136,9 @@ private:
     FaultTimeline timeline;
     std::unique_ptr<FaultsRuntime> faults;
     if (job.message_pivots) {
-      timeline.retry_waits_s = machine_.faults.retry_waits_s;
+      timeline.retry_waits_s = current_->retry_waits_s;
       if (job.flap >= 0) {
-        FlapEvent f = *std::find_if(machine_.faults.flaps.begin(), machine_.faults.flaps.end(),
+        FlapEvent f = *std::find_if(current_->flaps.begin(), current_->flaps.end(),
                                     [&](const FlapEvent& e) { return e.id == job.flap; });
         f.start_s = job.flap_offset_s;
         f.after_step = job.flap_step > first ? job.flap_step - 1 : -1;
@@ -285,10 +307,14 @@ private:
   void fail() { failed_ = true; }
 
   // Link flaps (sim/fast/fault_windows.hpp): on the fault-free steps, each
-  // reached flap's window against its baseline, two at a time.
-  void flaps() {
-    records_ = integration_.step_records(sc_.workload.n, sc_.workload.nb,
-                                         [this](std::int64_t k) { return source_->step_flops(k); });
+  // reached flap of `timeline` in a window against its baseline, two at a time.
+  FastTrial faults_of(const FaultTimeline& timeline) {
+    FastTrial out;
+    out.step_records = integration_.step_records(sc_.workload.n, sc_.workload.nb,
+                                                 [this](std::int64_t k) { return source_->step_flops(k); });
+    if (timeline.flaps.empty()) return out;
+    result_.fault_free_time_s = out.step_records.back().end_s;
+    current_ = &timeline;
     FaultWindowPlan plan;
     plan.steps = steps_;
     plan.warmup_steps = cfg().warmup_steps;
@@ -311,8 +337,8 @@ private:
       }
       return outcomes;
     };
-    result_.fault_free_time_s = records_->back().end_s;
-    flap_log_ = simulate_flaps(plan, machine_.faults, *records_);
+    out.flaps = simulate_flaps(plan, timeline, out.step_records);
+    return out;
   }
 
   void assemble() {
@@ -348,9 +374,22 @@ private:
   std::uint64_t activities_ = 0;
   int windows_ = 0;
   bool failed_ = false;
+  TrialDraws draw_trials_;
+  std::vector<FaultTimeline> trials_;
+  std::vector<FastTrial> trial_out_;
+  const FaultTimeline* current_ = nullptr; // the timeline whose flaps the windows simulate
 };
 
 } // namespace
+
+std::vector<FastTrial> run_fast_trials(const ResolvedScenario& scenario, BuiltMachine& machine,
+                                       const TrialDraws& draw, const std::function<void(double)>& progress,
+                                       RunResult& fault_free, std::vector<FaultTimeline>& timelines) {
+  FastRun run(scenario, machine, progress, fault_free, draw);
+  run.run();
+  timelines = run.trial_timelines();
+  return std::move(run.trial_outcomes());
+}
 
 std::optional<FaultLog> run_fast(const ResolvedScenario& scenario, BuiltMachine& machine,
                                  const std::function<void(double)>& progress, RunResult& result) {

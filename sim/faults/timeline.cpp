@@ -51,8 +51,9 @@ void draw_flaps(const FlapProcess& process, const topo::Topology& topology,
 
 // The failure process's events: per node of the run, and per domain of
 // `nodes_per_domain` consecutive nodes.
-void draw_node_failures(const FailureProcess& p, int nodes, const models::RandomStreams& streams,
-                        double horizon_s, std::vector<NodeFailureEvent>& out) {
+} // namespace
+
+models::FailureParams failure_params(const FailureProcess& p, int nodes) {
   models::FailureParams params;
   params.node.law = p.law() == FailureProcess::WEIBULL ? models::NodeFailureLaw::Weibull
                                                        : models::NodeFailureLaw::Exponential;
@@ -72,6 +73,14 @@ void draw_node_failures(const FailureProcess& p, int nodes, const models::Random
       params.domains.push_back(domain);
     }
   }
+  return params;
+}
+
+namespace {
+
+void draw_node_failures(const FailureProcess& p, int nodes, const models::RandomStreams& streams,
+                        double horizon_s, std::vector<NodeFailureEvent>& out) {
+  const models::FailureParams params = failure_params(p, nodes);
   for (const auto& e : models::draw_failures(params, nodes, horizon_s, streams)) {
     std::string cause =
         e.kind == models::FailureKind::Domain

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "models/failure_model.hpp"
 #include "sim/scenario/scenario_defaults.hpp"
 #include "topologies/topology.hpp"
 
@@ -56,6 +57,10 @@ struct FaultTimeline {
 /// retry_handler/main.c: max_spt_retries = 4, retry_interval_values_us =
 /// {0, 4000000, 8000000, 12000000}).
 inline const std::vector<double> kCassiniRetryWaits_s = {0.0, 4.0, 8.0, 12.0};
+
+/// The failure process's parameters on `nodes` run nodes (its domains cut
+/// into consecutive nodes), for the closed forms of models/failure_model.hpp.
+models::FailureParams failure_params(const FailureProcess& process, int nodes);
 
 /// The timeline of `scenario` for run `run` (0: the scenario's own; trials
 /// 1, 2, ...), events drawn over [0, horizon_s). `topology` resolves link

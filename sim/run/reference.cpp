@@ -12,8 +12,9 @@
 
 namespace hplsim::sim {
 
-void run_reference(const ResolvedScenario& sc, const std::function<void(double)>& progress, RunResult& r) {
-  BuiltMachine m = build_machine(sc);
+void run_reference(const ResolvedScenario& sc, const std::function<void(double)>& progress, RunResult& r,
+                   std::uint64_t run) {
+  BuiltMachine m = build_machine(sc, {}, run);
   auto source = make_schedule_source(sc);
   check_kernel_coverage(sc, *source, *m.kernels);
   ReplayOptions ro = replay_options(sc);

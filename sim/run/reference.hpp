@@ -1,6 +1,7 @@
 #pragma once
 // Reference mode: every rank, every message, every step, on the scenario's
 // whole machine. The ground truth fast mode is measured against.
+#include <cstdint>
 #include <functional>
 
 #include "sim/result/run_result.hpp"
@@ -12,6 +13,6 @@ namespace hplsim::sim {
 /// process) and fills `result`: step records, activities, completion, the
 /// whole-run figures (finalize_result) and what its faults did.
 void run_reference(const ResolvedScenario& scenario, const std::function<void(double)>& progress,
-                   RunResult& result);
+                   RunResult& result, std::uint64_t run = 0);
 
 } // namespace hplsim::sim

@@ -30,10 +30,8 @@ double estimated_reference_activities(const ResolvedScenario& sc) {
   return per_step * double(w.steps());
 }
 
-namespace {
-
 // The result's identity fields (mode, benchmark, N, NB, grid, seed, steps).
-RunResult base_result(const ResolvedScenario& sc, const char* mode) {
+RunResult initial_result(const ResolvedScenario& sc, const char* mode) {
   RunResult r;
   r.mode = mode;
   r.benchmark = to_string(sc.workload.benchmark);
@@ -55,14 +53,12 @@ RunResult base_result(const ResolvedScenario& sc, const char* mode) {
   return r;
 }
 
-} // namespace
-
 RunResult simulate(const ResolvedScenario& sc, const SimulateOptions& options) {
   const Mode mode = effective_mode(sc);
   check_faults_supported(sc, mode);
   switch (mode) {
   case Mode::Analytic: {
-    RunResult r = base_result(sc, "analytic");
+    RunResult r = initial_result(sc, "analytic");
     r.step_records = analytic_steps(sc);
     finalize_result(r);
     // A node failure's outcome follows from the fault-free steps.
@@ -71,7 +67,7 @@ RunResult simulate(const ResolvedScenario& sc, const SimulateOptions& options) {
     return r;
   }
   case Mode::Fast: {
-    RunResult r = base_result(sc, "fast");
+    RunResult r = initial_result(sc, "fast");
     BuiltMachine machine = build_machine(sc);
     const std::optional<FaultLog> flaps = run_fast(sc, machine, options.progress, r);
     finalize_result(r);
@@ -82,7 +78,7 @@ RunResult simulate(const ResolvedScenario& sc, const SimulateOptions& options) {
   case Mode::Auto:
     break;
   }
-  RunResult r = base_result(sc, "reference");
+  RunResult r = initial_result(sc, "reference");
   run_reference(sc, options.progress, r);
   return r;
 }

@@ -19,6 +19,9 @@ Mode effective_mode(const ResolvedScenario& scenario);
 /// Activities a reference-mode replay of the scenario would simulate (estimate).
 double estimated_reference_activities(const ResolvedScenario& scenario);
 
+/// The result's fields that come from the scenario (before any simulation).
+RunResult initial_result(const ResolvedScenario& scenario, const char* mode);
+
 /// Runs the scenario. One SimGrid engine per process: call at most once per
 /// process for the reference and fast modes (the analytic mode needs no engine).
 RunResult simulate(const ResolvedScenario& scenario, const SimulateOptions& options = {});

@@ -29,7 +29,7 @@ const std::map<std::string, std::vector<std::string>>& library_deps() {
        {"sim/faults", "sim/workload", "sim/scenario", "sim/result", "sim/support", "models", "topologies"}},
       {"sim/fast", {"sim/engine", "sim/workload", "sim/result", "sim/support"}},
       {"sim/run", {"sim/fast", "sim/engine", "sim/result", "sim/scenario"}},
-      {"sim/study", {"sim/run", "sim/report", "sim/scenario", "sim/support"}},
+      {"sim/study", {"sim/run", "sim/report", "sim/faults", "sim/scenario", "sim/support", "models"}},
       {"sim/report", {"sim/result", "sim/support"}},
       {"sim/cli",
        {"sim/study", "sim/run", "sim/report", "sim/engine", "sim/scenario", "sim/workload", "sim/support",

@@ -1,0 +1,136 @@
+#include "sim/run/trials.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <poll.h>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "sim/engine/machine.hpp"
+#include "sim/fast/fast_run.hpp"
+#include "sim/faults/timeline.hpp"
+#include "sim/run/analytic.hpp"
+#include "sim/run/fault_outcomes.hpp"
+#include "sim/run/reference.hpp"
+#include "sim/run/simulate.hpp"
+#include "sim/scenario/machine_topology.hpp"
+#include "sim/support/child_process.hpp"
+
+namespace hplsim::sim {
+
+namespace {
+
+double trial_horizon_s(double fault_free_s) {
+  return std::min(kFaultHorizon_s, 2.0 * fault_free_s + 3600.0);
+}
+
+// A trial from the fault-free steps `records` and what the simulation saw of
+// its faults (`log`; null: computed from the steps).
+TrialRow outcome(const RunResult& base, std::vector<StepRecord> records, const FaultTimeline& timeline,
+                 const FaultLog* log, std::int64_t trial) {
+  RunResult r = base;
+  r.step_records = std::move(records);
+  r.completed = true;
+  r.failure.clear();
+  finalize_result(r);
+  record_faults(timeline, log, r);
+  return trial_row(r, trial);
+}
+
+// Reference mode: every trial is a simulation of its own, in a process of its
+// own (one SimGrid engine per process), `jobs` at a time.
+std::vector<TrialRow> reference_trials(const ResolvedScenario& sc, const TrialsOptions& o) {
+  std::vector<TrialRow> rows(static_cast<std::size_t>(o.trials));
+  std::vector<std::pair<int, ChildProcess>> running;
+  int next = 0, done = 0;
+  while (next < o.trials || !running.empty()) {
+    while (next < o.trials && static_cast<int>(running.size()) < std::max(1, o.jobs)) {
+      const int trial = next++;
+      running.emplace_back(trial, ChildProcess([&sc, trial]() {
+                             RunResult r = initial_result(sc, "reference");
+                             run_reference(sc, {}, r, static_cast<std::uint64_t>(trial));
+                             const TrialRow row = trial_row(r, trial);
+                             return std::string(reinterpret_cast<const char*>(&row), sizeof row);
+                           }));
+    }
+    std::vector<pollfd> fds;
+    for (const auto& [trial, process] : running)
+      fds.push_back({process.fd(), POLLIN, 0});
+    if (::poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR)
+      throw std::runtime_error(std::string("trials: poll: ") + std::strerror(errno));
+    for (std::size_t i = fds.size(); i-- > 0;) {
+      if (fds[i].revents == 0 || !running[i].second.read_some()) continue;
+      const std::string bytes = running[i].second.answer();
+      if (bytes.size() != sizeof(TrialRow)) throw std::runtime_error("trials: a trial's answer is cut short");
+      std::memcpy(&rows[static_cast<std::size_t>(running[i].first)], bytes.data(), sizeof(TrialRow));
+      running.erase(running.begin() + static_cast<std::ptrdiff_t>(i));
+      if (o.progress) o.progress(double(++done) / o.trials);
+    }
+  }
+  return rows;
+}
+
+} // namespace
+
+TrialsResult simulate_trials(const ResolvedScenario& sc, const TrialsOptions& o) {
+  if (o.trials < 1) throw std::invalid_argument("simulate_trials: trials must be >= 1");
+  const Mode mode = effective_mode(sc);
+  check_faults_supported(sc, mode);
+  TrialsResult out;
+  // Trial i's events over [0, 2 T + 1 h), T the fault-free run's time: past
+  // the end of any run they can reach (a flap adds at most its retry waits);
+  // drawing 7 days of a high rate for every trial would cost more than the
+  // run. A longer horizon keeps a shorter one's events (models/failure_model.hpp).
+  const auto timelines = [&](const topo::Topology& topology, double fault_free_s) {
+    std::vector<FaultTimeline> t;
+    for (int i = 0; i < o.trials; ++i)
+      t.push_back(build_timeline(sc, topology, static_cast<std::uint64_t>(i), trial_horizon_s(fault_free_s)));
+    return t;
+  };
+  switch (mode) {
+  case Mode::Analytic: {
+    out.fault_free = initial_result(sc, "analytic");
+    out.fault_free.step_records = analytic_steps(sc);
+    finalize_result(out.fault_free);
+    const std::vector<FaultTimeline> t = timelines(*make_topology(sc.machine), out.fault_free.time_s);
+    for (int i = 0; i < o.trials; ++i)
+      out.trials.push_back(
+          outcome(out.fault_free, out.fault_free.step_records, t[static_cast<std::size_t>(i)], nullptr, i));
+    return out;
+  }
+  case Mode::Fast: {
+    out.fault_free = initial_result(sc, "fast");
+    BuiltMachine machine = build_machine(sc);
+    ResolvedScenario with_jobs = sc;
+    with_jobs.options.fast.workers = std::max(1, o.jobs);
+    std::vector<FaultTimeline> t;
+    std::vector<FastTrial> fast = run_fast_trials(
+        with_jobs, machine, [&](double fault_free_s) { return timelines(*machine.topology, fault_free_s); },
+        o.progress, out.fault_free, t);
+    // run_fast_trials leaves the fault-free steps in out.fault_free.
+    out.fault_free.fault_free_time_s.reset();
+    finalize_result(out.fault_free);
+    for (int i = 0; i < o.trials; ++i) {
+      if (fast.empty()) { // a fault-free window did not complete
+        out.trials.push_back(trial_row(out.fault_free, i));
+        continue;
+      }
+      FastTrial& f = fast[static_cast<std::size_t>(i)];
+      out.trials.push_back(outcome(out.fault_free, std::move(f.step_records), t[static_cast<std::size_t>(i)],
+                                   f.flaps ? &*f.flaps : nullptr, i));
+    }
+    return out;
+  }
+  case Mode::Reference:
+  case Mode::Auto:
+    break;
+  }
+  // The fault-free run is trial-independent only without faults; reference
+  // mode reports the trials alone (its fault-free time is a run without faults).
+  out.fault_free = initial_result(sc, "reference");
+  out.trials = reference_trials(sc, o);
+  return out;
+}
+
+} // namespace hplsim::sim

@@ -1,0 +1,125 @@
+#include "sim/study/trials_study.hpp"
+
+#include <charconv>
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/faults/timeline.hpp"
+#include "sim/support/output_files.hpp"
+
+namespace hplsim::sim {
+
+namespace {
+
+std::string number(double v) {
+  if (std::isnan(v)) return "";
+  char buf[64];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return ec == std::errc() ? std::string(buf, end) : std::string("nan");
+}
+
+const char* cause_name(TrialRow::Cause c) {
+  switch (c) {
+  case TrialRow::Cause::None:
+    return "";
+  case TrialRow::Cause::NodeFailure:
+    return "node_failure";
+  case TrialRow::Cause::Transport:
+    return "link_flap";
+  case TrialRow::Cause::Other:
+    return "other";
+  }
+  return "?";
+}
+
+nlohmann::ordered_json spread_json(const Spread& s) {
+  if (s.count == 0) return nullptr;
+  return {{"count", s.count}, {"mean", s.mean}, {"p5", s.p5}, {"p50", s.p50}, {"p95", s.p95}};
+}
+
+nlohmann::ordered_json optional_json(const std::optional<double>& v) {
+  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+}
+
+} // namespace
+
+std::optional<double> closed_form_rate_per_hour(const ResolvedScenario& sc) {
+  const Faults& f = sc.faults;
+  if (!f.has_failure_process() || f.failure_process().law() != FailureProcess::EXPONENTIAL)
+    return std::nullopt;
+  if (f.link_flaps_size() > 0 || f.node_failures_size() > 0) return std::nullopt;
+  if (f.has_flap_process())
+    for (const auto& c : f.flap_process().classes())
+      if (c.rate_per_link_per_hour() > 0.0) return std::nullopt;
+  return models::total_failure_rate_per_hour(failure_params(f.failure_process(), sc.workload.nodes),
+                                             sc.workload.nodes);
+}
+
+void write_trials_csv(const ResolvedScenario& sc, const TrialsResult& t, const std::string& path) {
+  write_file_atomically(path, [&](std::ostream& out) {
+    out << "trial,stream,completed,time_s,rmax_flops_per_s,ended_by,ending_event,reached,flaps_reached,"
+           "node_failures_reached,messages_failed,retries,retry_wait_s,flap_delay_s,lost_work_s\n";
+    for (const TrialRow& r : t.trials)
+      out << r.trial << ',' << sc.options.seed << ':' << r.trial << ',' << (r.completed ? "true" : "false")
+          << ',' << number(r.time_s) << ',' << number(r.rmax_flops_per_s) << ',' << cause_name(r.ended_by)
+          << ',' << (r.ending_event >= 0 ? std::to_string(r.ending_event) : "") << ',' << r.reached << ','
+          << r.flaps_reached << ',' << r.node_failures_reached << ',' << r.messages_failed << ',' << r.retries
+          << ',' << number(r.retry_wait_s) << ',' << number(r.flap_delay_s) << ',' << number(r.lost_work_s)
+          << '\n';
+  });
+}
+
+void write_outcome_json(const ResolvedScenario& sc, const TrialsResult& t, const Outcome& o,
+                        const std::string& path) {
+  nlohmann::ordered_json j;
+  j["scenario"] = sc.name;
+  j["mode"] = t.fault_free.mode;
+  j["seed"] = sc.options.seed;
+  j["trials"] = o.trials;
+  if (!t.fault_free.panel_exchange.empty()) j["panel_exchange"] = t.fault_free.panel_exchange;
+  if (t.fault_free.time_s > 0.0)
+    j["fault_free"] = {{"time_s", t.fault_free.time_s}, {"rmax_flops_per_s", t.fault_free.rmax_flops_per_s}};
+  else
+    j["fault_free"] = nullptr; // reference mode simulates the trials only
+  j["completed"] = o.completed;
+  j["p_complete"] = o.p_complete;
+  j["p_complete_95"] = {o.p_complete_95.low, o.p_complete_95.high};
+  j["time_s"] = spread_json(o.time_s);
+  j["rmax_flops_per_s"] = spread_json(o.rmax_flops_per_s);
+  j["lost_work_s"] = spread_json(o.lost_work_s);
+  j["restart_setup_s"] = o.restart_setup_s;
+  j["expected_time_to_result_s"] = optional_json(o.expected_time_to_result_s);
+  if (o.closed_form_p_complete)
+    j["closed_form"] = {{"p_complete", *o.closed_form_p_complete},
+                        {"time_to_result_s", optional_json(o.closed_form_time_to_result_s)}};
+  else
+    j["closed_form"] = nullptr;
+  write_file_atomically(path, [&](std::ostream& out) { out << j.dump(2) << "\n"; });
+}
+
+void print_outcome(const TrialsResult& t, const Outcome& o, std::ostream& out) {
+  out << "Trials: " << o.trials << " (" << t.fault_free.mode << " mode"
+      << (t.fault_free.panel_exchange.empty() ? "" : ", panel exchange " + t.fault_free.panel_exchange)
+      << ")\n";
+  if (t.fault_free.time_s > 0.0)
+    out << "Without faults: " << t.fault_free.time_s << " s, Rmax " << t.fault_free.rmax_flops_per_s / 1e15
+        << " PF/s\n";
+  out << "Completed: " << o.completed << " of " << o.trials << ", P(complete) " << o.p_complete
+      << " (95%: " << o.p_complete_95.low << " - " << o.p_complete_95.high << ")";
+  if (o.closed_form_p_complete) out << "; closed form exp(-Lambda T) " << *o.closed_form_p_complete;
+  out << "\n";
+  if (o.time_s.count > 0)
+    out << "Completed runs: time " << o.time_s.mean << " s (p5 " << o.time_s.p5 << ", p50 " << o.time_s.p50
+        << ", p95 " << o.time_s.p95 << "), Rmax " << o.rmax_flops_per_s.mean / 1e15 << " PF/s (p5 "
+        << o.rmax_flops_per_s.p5 / 1e15 << ", p95 " << o.rmax_flops_per_s.p95 / 1e15 << ")\n";
+  out << "Expected wall time to a result (restart set-up " << o.restart_setup_s << " s): ";
+  if (o.expected_time_to_result_s)
+    out << *o.expected_time_to_result_s << " s";
+  else
+    out << "none completed";
+  if (o.closed_form_time_to_result_s) out << "; closed form " << *o.closed_form_time_to_result_s << " s";
+  out << "\n";
+}
+
+} // namespace hplsim::sim

@@ -1,0 +1,119 @@
+// hplsim run --trials (docs/faults.md, "Trials"): the Monte Carlo against the
+// closed forms of exponential failures, reproducibility (the same bytes for
+// the same seed and K; trial i the same whatever K and the jobs), and the
+// flags' errors.
+#include <cmath>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/sim/cli/cli_runner.hpp"
+
+namespace hplsim::sim::testing {
+namespace {
+
+// small-dragonfly with its kernels file made absolute and `faults` appended.
+std::string with_faults(const std::string& faults) {
+  std::string text = read_text(source_path("scenarios/small-dragonfly.textproto"));
+  const auto at = text.find("\"../models/");
+  EXPECT_NE(at, std::string::npos);
+  text.replace(at, 11, "\"" + source_path("models/"));
+  return text + faults;
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);)
+    out.push_back(l);
+  return out;
+}
+
+// Exponential node failures alone, analytic mode, N 1,228,800 (a fault-free
+// run of ~167 s): at 0.311 failures per node-hour on 48 nodes,
+// exp(-Lambda T) = 0.50. 4,000 trials estimate it with a standard error of
+// sqrt(p (1 - p) / K) = 0.0079; the test allows 4 of them. The expected time
+// to a result against (e^{Lambda T} - 1)(1/Lambda + R), R = 600 s: over five
+// seeds at 2,000 trials the estimate was +1.2% to +5.5% off (and +1.2% at
+// 20,000 trials), so 6% is allowed.
+TEST(Trials, ExponentialFailuresAgreeWithTheClosedForms) {
+  TempDir dir;
+  write_text(dir / "exp.textproto",
+             with_faults("faults {\n  failure_process { law: EXPONENTIAL rate_per_node_per_hour: 0.311 }\n"
+                         "  restart_setup_s: 600\n}\n"));
+  const CliResult r = run_hplsim({"run", (dir / "exp.textproto").string(), "--mode", "analytic", "--N",
+                                  "1228800", "--trials", "4000", "--out", (dir / "out").string()},
+                                 dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(read_text(dir / "out" / "outcome.json"));
+  const double p = j["closed_form"]["p_complete"].get<double>();
+  EXPECT_NEAR(p, 0.5, 0.01); // the scenario was tuned for it
+  const double sigma = std::sqrt(p * (1 - p) / 4000.0);
+  EXPECT_NEAR(j["p_complete"].get<double>(), p, 4 * sigma);
+  const double e = j["closed_form"]["time_to_result_s"].get<double>();
+  EXPECT_NEAR(j["expected_time_to_result_s"].get<double>(), e, 0.06 * e);
+  const auto ci = j["p_complete_95"];
+  EXPECT_LT(ci[0].get<double>(), j["p_complete"].get<double>());
+  EXPECT_GT(ci[1].get<double>(), j["p_complete"].get<double>());
+  EXPECT_EQ(lines(read_text(dir / "out" / "trials.csv")).size(), 4001u);
+}
+
+// Fast mode with node failures and global-link flaps drawn (30 links at 1000
+// per hour: ~1.75 per 0.21 s run; adaptive routing re-routes them, so a flap
+// does not stretch the run into more flaps, as a 4 s retry wait under
+// minimal routing would), each in windows of its own: the
+// same seed and K give the same bytes, and trial i is the same row with 2 or
+// 3 trials and with 1 or 2 jobs.
+TEST(Trials, TrialIIsTheSameWhateverKAndTheJobs) {
+  TempDir dir;
+  write_text(dir / "mix.textproto",
+             with_faults("faults {\n  failure_process { law: EXPONENTIAL rate_per_node_per_hour: 150 }\n"
+                         "  flap_process { classes { link_class: GLOBAL rate_per_link_per_hour: 1000\n"
+                         "    duration { law: FIXED mean_s: 1.0 } } }\n}\n"));
+  const auto run = [&](const char* out, const char* k, const char* jobs) {
+    const CliResult r = run_hplsim({"run", (dir / "mix.textproto").string(), "--mode", "fast", "--set",
+                                    "machine.topology.routing=ADAPTIVE", "--trials", k, "--jobs", jobs,
+                                    "--out", (dir / out).string()},
+                                   dir);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return lines(read_text(dir / out / "trials.csv"));
+  };
+  const auto a = run("a", "2", "1"), b = run("b", "2", "2"), c = run("c", "3", "2");
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(read_text(dir / "a" / "outcome.json"), read_text(dir / "b" / "outcome.json"));
+  ASSERT_EQ(c.size(), 4u);
+  for (std::size_t i = 0; i < a.size(); ++i)
+    EXPECT_EQ(a[i], c[i]) << "row " << i;
+  // Some trial met a flap (flaps_reached, the 9th column, > 0), so the windows ran.
+  bool flapped = false;
+  for (std::size_t i = 1; i < c.size(); ++i) {
+    std::vector<std::string> cols;
+    std::istringstream row(c[i]);
+    for (std::string col; std::getline(row, col, ',');)
+      cols.push_back(col);
+    flapped = flapped || (cols.size() > 8 && cols[8] != "0");
+  }
+  EXPECT_TRUE(flapped);
+}
+
+TEST(Trials, BadFlagsAreErrorsNamingTheFlag) {
+  TempDir dir;
+  for (const char* bad : {"0", "-3", "many"}) {
+    const CliResult r = run_hplsim({"run", source_path("scenarios/small-dragonfly.textproto"), "--trials",
+                                    bad, "--out", (dir / "out").string()},
+                                   dir);
+    EXPECT_NE(r.exit_code, 0) << bad;
+    EXPECT_NE(r.err.find("--trials"), std::string::npos) << r.err;
+  }
+  const CliResult j = run_hplsim({"run", source_path("scenarios/small-dragonfly.textproto"), "--trials", "2",
+                                  "--jobs", "0", "--out", (dir / "out").string()},
+                                 dir);
+  EXPECT_NE(j.exit_code, 0);
+  EXPECT_NE(j.err.find("--jobs"), std::string::npos) << j.err;
+}
+
+} // namespace
+} // namespace hplsim::sim::testing
