@@ -136,14 +136,7 @@ private:
     FaultTimeline timeline;
     std::unique_ptr<FaultsRuntime> faults;
     if (job.message_pivots) {
-      timeline.retry_waits_s = current_->retry_waits_s;
-      if (job.flap >= 0) {
-        FlapEvent f = *std::find_if(current_->flaps.begin(), current_->flaps.end(),
-                                    [&](const FlapEvent& e) { return e.id == job.flap; });
-        f.start_s = job.flap_offset_s;
-        f.after_step = job.flap_step > first ? job.flap_step - 1 : -1;
-        timeline.flaps.push_back(f);
-      }
+      timeline = window_timeline(job, *current_);
       faults = std::make_unique<FaultsRuntime>(*machine_.platform, timeline);
       ro.faults = faults.get();
     }
@@ -160,18 +153,7 @@ private:
       a->join();
     WindowOutcome out;
     out.activities = replay.stats().activities();
-    if (faults) {
-      const FaultLog& log = faults->log();
-      for (const auto& [id, e] : log.by_event) {
-        out.faults.messages_failed += e.messages_failed;
-        out.faults.retries += e.retries;
-        out.faults.retry_wait_s += e.retry_wait_s;
-      }
-      if (const auto it = log.flap_start_s.find(job.flap); it != log.flap_start_s.end())
-        out.faults.flap_start_s = it->second - origin;
-      out.faults.aborted = log.abort_reason.has_value();
-      out.faults.abort_s = log.abort_time_s - origin;
-    }
+    if (faults) out.faults = window_faults(faults->log(), job.flap, origin);
     if (replay.finished_ranks() != replay.active_ranks()) return out;
     out.completed = true;
     const auto& recs = replay.records();

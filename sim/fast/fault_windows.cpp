@@ -4,6 +4,8 @@
 #include <limits>
 #include <map>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 
 namespace hplsim::sim {
 
@@ -65,6 +67,34 @@ void add_step_deltas(std::vector<StepRecord>& records, const std::vector<StepDel
     }
     r.end_s += shift_s;
   }
+}
+
+FaultTimeline window_timeline(const WindowJob& job, const FaultTimeline& run) {
+  FaultTimeline t;
+  t.retry_waits_s = run.retry_waits_s;
+  if (job.flap < 0) return t;
+  const auto it =
+      std::find_if(run.flaps.begin(), run.flaps.end(), [&](const FlapEvent& e) { return e.id == job.flap; });
+  if (it == run.flaps.end()) throw std::logic_error("fault window: no flap " + std::to_string(job.flap));
+  FlapEvent f = *it;
+  f.start_s = job.flap_offset_s;
+  f.after_step = job.flap_step > job.first ? job.flap_step - 1 : -1;
+  t.flaps.push_back(f);
+  return t;
+}
+
+WindowFaults window_faults(const FaultLog& log, int flap, double origin_s) {
+  WindowFaults w;
+  for (const auto& [id, e] : log.by_event) {
+    w.messages_failed += e.messages_failed;
+    w.retries += e.retries;
+    w.retry_wait_s += e.retry_wait_s;
+  }
+  if (const auto it = log.flap_start_s.find(flap); it != log.flap_start_s.end())
+    w.flap_start_s = it->second - origin_s;
+  w.aborted = log.abort_reason.has_value();
+  w.abort_s = log.abort_time_s - origin_s;
+  return w;
 }
 
 namespace {

@@ -40,6 +40,13 @@ std::vector<StepDelta> step_deltas(const WindowOutcome& fault, const WindowOutco
 /// its delta, the steps after it start later by the sum.
 void add_step_deltas(std::vector<StepRecord>& records, const std::vector<StepDelta>& deltas);
 
+/// The timeline of a fault window (`job.flap` >= 0: that flap of `run`'s
+/// timeline, started `job.flap_offset_s` after the end of the step before
+/// `job.flap_step`) or of its baseline (no flap), with `run`'s retry handler.
+FaultTimeline window_timeline(const WindowJob& job, const FaultTimeline& run);
+/// What a window's faults did (its one flap), times relative to `origin_s`.
+WindowFaults window_faults(const FaultLog& log, int flap, double origin_s);
+
 /// What the fault windows need of the fast run.
 struct FaultWindowPlan {
   std::int64_t steps = 0; ///< panel steps (the final solve is step `steps`)
