@@ -58,6 +58,19 @@ inline std::string source_path(const std::string& relative) {
   return (fs::path(HPLSIM_SOURCE_DIR) / relative).string();
 }
 
+/// The text of a scenario of the source tree with its kernels file made
+/// absolute ("../models/" or "../../models/"), so a copy written elsewhere
+/// still finds the calibration.
+inline std::string scenario_text(const std::string& relative) {
+  std::string text = read_text(source_path(relative));
+  for (const std::string from : {"\"../../models/", "\"../models/"})
+    if (const auto at = text.find(from); at != std::string::npos) {
+      text.replace(at, from.size(), "\"" + source_path("models/"));
+      break;
+    }
+  return text;
+}
+
 struct CliResult {
   int exit_code = -1; // -1: killed by a signal
   std::string out;

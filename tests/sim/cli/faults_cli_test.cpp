@@ -73,17 +73,21 @@ TEST(Flap, DelaysTheRunByTheRetryWait) {
   EXPECT_EQ(read_text(dir / "base" / "phases.svg").find("class=\"faults\""), std::string::npos);
 }
 
-TEST(Flap, SameScenarioTwiceGivesTheSameBytes) {
+class FlapTwice : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(FlapTwice, SameScenarioTwiceGivesTheSameBytes) {
   TempDir dir;
   for (const char* out : {"a", "b"})
-    ASSERT_EQ(run_hplsim({"run", source_path("scenarios/faults/small-dragonfly-flap.textproto"), "--out",
-                          (dir / out).string()},
+    ASSERT_EQ(run_hplsim({"run", source_path("scenarios/faults/small-dragonfly-flap.textproto"), "--mode",
+                          GetParam(), "--out", (dir / out).string()},
                          dir)
                   .exit_code,
               0);
   for (const char* file : {"summary.json", "steps.csv", "faults.csv"})
     EXPECT_EQ(read_text(dir / "a" / file), read_text(dir / "b" / file)) << file;
 }
+
+INSTANTIATE_TEST_SUITE_P(Modes, FlapTwice, ::testing::Values("reference", "fast"));
 
 // Fast mode simulates a flap in a window that contains it against the same
 // window without it (docs/faults.md, "In fast mode"). small-dragonfly is short
@@ -119,10 +123,7 @@ TEST(Flap, FastModeMatchesReferenceModeOnASmallRun) {
 // ms; fast mode aborts where reference mode does.
 TEST(Flap, AFlapOutlastingTheRetriesAbortsTheRunInFastModeToo) {
   TempDir dir;
-  std::string text = read_text(source_path("scenarios/faults/small-dragonfly-flap.textproto"));
-  const auto at = text.find("\"../../models/");
-  ASSERT_NE(at, std::string::npos);
-  text.replace(at, 14, "\"" + source_path("models/"));
+  std::string text = scenario_text("scenarios/faults/small-dragonfly-flap.textproto");
   const auto d = text.find("duration_s: 1.0");
   ASSERT_NE(d, std::string::npos);
   text.replace(d, 15, "duration_s: 30.0");
@@ -142,26 +143,11 @@ TEST(Flap, AFlapOutlastingTheRetriesAbortsTheRunInFastModeToo) {
   EXPECT_NEAR(ends_s[1], ends_s[0], 1e-6);
 }
 
-TEST(Flap, FastModeTwiceGivesTheSameBytes) {
-  TempDir dir;
-  for (const char* out : {"a", "b"})
-    ASSERT_EQ(run_hplsim({"run", source_path("scenarios/faults/small-dragonfly-flap.textproto"), "--mode",
-                          "fast", "--out", (dir / out).string()},
-                         dir)
-                  .exit_code,
-              0);
-  for (const char* file : {"summary.json", "steps.csv", "faults.csv"})
-    EXPECT_EQ(read_text(dir / "a" / file), read_text(dir / "b" / file)) << file;
-}
-
 // A degradation that starts during the run is simulated in reference mode
 // only: fast mode refuses it, naming the field and the mode to use.
 TEST(Degradation, FastModeRefusesALateOne) {
   TempDir dir;
-  std::string text = read_text(source_path("scenarios/small-dragonfly.textproto"));
-  const auto at = text.find("\"../models/");
-  ASSERT_NE(at, std::string::npos);
-  text.replace(at, 11, "\"" + source_path("models/"));
+  std::string text = scenario_text("scenarios/small-dragonfly.textproto");
   text += "faults { degradations { node: 2 rate_factor: 0.5 from_s: 0.1 } }\n";
   write_text(dir / "late.textproto", text);
   const CliResult r = run_hplsim(

@@ -17,11 +17,7 @@ namespace {
 
 // small-dragonfly with its kernels file made absolute and `faults` appended.
 std::string with_faults(const std::string& faults) {
-  std::string text = read_text(source_path("scenarios/small-dragonfly.textproto"));
-  const auto at = text.find("\"../models/");
-  EXPECT_NE(at, std::string::npos);
-  text.replace(at, 11, "\"" + source_path("models/"));
-  return text + faults;
+  return scenario_text("scenarios/small-dragonfly.textproto") + faults;
 }
 
 std::vector<std::string> lines(const std::string& text) {
