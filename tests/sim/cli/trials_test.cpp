@@ -95,6 +95,28 @@ TEST(Trials, TrialIIsTheSameWhateverKAndTheJobs) {
   EXPECT_TRUE(flapped);
 }
 
+// Reference mode simulates each trial whole, in a process of its own: the
+// same rows with 1 or 2 jobs, and a trial a node failure ends is cut at its
+// time (below the fault-free 0.21 s).
+TEST(Trials, ReferenceModeTrialsAreTheSameWithOneOrTwoJobs) {
+  TempDir dir;
+  write_text(dir / "fail.textproto",
+             with_faults("faults {\n  failure_process { law: EXPONENTIAL rate_per_node_per_hour: 150 }\n}\n"));
+  const auto run = [&](const char* out, const char* jobs) {
+    const CliResult r = run_hplsim({"run", (dir / "fail.textproto").string(), "--mode", "reference", "--trials",
+                                    "3", "--jobs", jobs, "--out", (dir / out).string()},
+                                   dir);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return read_text(dir / out / "trials.csv");
+  };
+  const std::string one = run("one", "1");
+  EXPECT_EQ(one, run("two", "2"));
+  EXPECT_EQ(lines(one).size(), 4u);
+  const auto j = nlohmann::json::parse(read_text(dir / "one" / "outcome.json"));
+  EXPECT_EQ(j["mode"], "reference");
+  EXPECT_TRUE(j["fault_free"].is_null()); // reference mode simulates the trials only
+}
+
 TEST(Trials, BadFlagsAreErrorsNamingTheFlag) {
   TempDir dir;
   for (const char* bad : {"0", "-3", "many"}) {
