@@ -5,8 +5,10 @@
 // (the first where it lists several): PMAP 0, NBMIN 2, NDIV 2, BCAST 0 = 1ring,
 // DEPTH 0, SWAP 2 = mix, swapping threshold 64; PFACT/RFACT Right, one of the
 // three ("0 1 2") the sample lists.
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace hplsim::traces {
 
@@ -69,6 +71,15 @@ struct HplConfig {
   /// models, its jb pivot exchanges as pivot_collective prices them). Needs
   /// the CPU free for the panel (gpu: the update runs on the GPUs).
   bool panel_collective = false;
+  /// Fast mode's fault windows (sim/fast/fault_windows.hpp): the process
+  /// columns whose pivot exchanges stay messages when pivot_collective and
+  /// panel_collective are on (a flapped NIC's ranks' columns: the only
+  /// exchanges its flap can fail).
+  std::vector<int> message_pivot_columns;
+  bool messages_for_column(int pcol) const {
+    return std::find(message_pivot_columns.begin(), message_pivot_columns.end(), pcol) !=
+           message_pivot_columns.end();
+  }
   /// Fast mode only (docs/fast-mode.md, "8. Grouped swap roll"): HPL_rollT's
   /// P - 1 steps go in groups of this many consecutive steps, each group one
   /// exchange per ring neighbour carrying that neighbour's bytes, its receives

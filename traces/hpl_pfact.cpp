@@ -147,7 +147,7 @@ private:
   // times the bytes and their receives marked repeat = g.
   void exchange(std::int64_t c) {
     if (g_.p <= 1) return;
-    if (config_.pivot_collective) {
+    if (config_.pivot_collective && !config_.messages_for_column(g_.pcol)) {
       b_.exchange(column_, g_.icurrow, g_.jb, PFACT);
       if (config_.collective_column(c)) b_.mark_collective_from(0);
       return;
@@ -189,7 +189,7 @@ void panel_factorization_work(int myrow, const PanelGeometry& g, const HplConfig
 void emit_panel_factorization(ProgramBuilder& b, const Communicator& column, int myrow,
                               const PanelGeometry& g, const HplConfig& config) {
   if (g.jb <= 0) return;
-  if (config.panel_collective && g.p > 1) {
+  if (config.panel_collective && g.p > 1 && !config.messages_for_column(g.pcol)) {
     PanelShape shape;
     shape.set_n(g.n);
     shape.set_nb(g.nb);

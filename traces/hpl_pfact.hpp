@@ -34,6 +34,7 @@ struct PanelGeometry {
   std::int64_t jb = 0;        ///< panel width
   int p = 1;                  ///< process rows
   int icurrow = 0;            ///< process row holding the diagonal block
+  int pcol = -1;              ///< process column factoring the panel (-1: not given)
 };
 
 /// One item of a process row's part of a panel factorization, in program

@@ -44,7 +44,7 @@ void HplStepEmitter::emit(ProgramBuilder& b, int row, int col) const {
 }
 
 void HplStepEmitter::factor(ProgramBuilder& b, const HplPanel& pn, int row) const {
-  const PanelGeometry g{c_.n, c_.nb, pn.j, pn.jb, c_.p, pn.prow};
+  const PanelGeometry g{c_.n, c_.nb, pn.j, pn.jb, c_.p, pn.prow, pn.pcol};
   emit_panel_factorization(b, Communicator::column(grid_, pn.pcol), row, g, c_);
 }
 

@@ -140,7 +140,20 @@ private:
       faults = std::make_unique<FaultsRuntime>(*machine_.platform, timeline);
       ro.faults = faults.get();
     }
-    const ScheduleSource& source = job.message_pivots ? *fault_source_ : *source_;
+    // A NIC flap can fail only its node's messages: the exchanges of its
+    // ranks' process columns go as messages, the others stay priced.
+    std::unique_ptr<ScheduleSource> own;
+    if (job.message_pivots && !job.fault_nodes.empty()) {
+      ScheduleShortcuts shortcuts = plan_.shortcuts;
+      const auto& w = sc_.workload;
+      for (const int node : job.fault_nodes)
+        for (int l = 0; l < w.ranks_per_node; ++l) {
+          const int rank = node * w.ranks_per_node + l;
+          shortcuts.message_pivot_columns.push_back(w.column_major ? rank / w.p : rank % w.q);
+        }
+      own = make_schedule_source(sc_, shortcuts);
+    }
+    const ScheduleSource& source = own ? *own : job.message_pivots ? *fault_source_ : *source_;
     Replay replay(*machine_.platform, *machine_.kernels, machine_.protocol.get(),
                   source.step_function(fold ? &active : nullptr), ro);
     const double origin = simulated_clock_s();

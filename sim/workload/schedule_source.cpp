@@ -148,6 +148,7 @@ std::unique_ptr<ScheduleSource> make_schedule_source(const ResolvedScenario& sc,
   config.pivot_collective = shortcuts.pivot_collective;
   config.panel_collective = shortcuts.panel_collective;
   config.swap_roll_group = shortcuts.swap_roll_group;
+  config.message_pivot_columns = shortcuts.message_pivot_columns;
   return std::make_unique<GeneratorSource<traces::HplScheduleGenerator>>(config);
 }
 } // namespace hplsim::sim

@@ -33,11 +33,12 @@ public:
 /// Fast mode's cheaper ways of emitting some communication (docs/fast-mode.md); the defaults are reference
 /// mode's message-by-message schedule.
 struct ScheduleShortcuts {
-  int pivot_group = 1;           ///< traces::HplConfig::pivot_group
-  bool pivot_collective = false; ///< traces::HplConfig::pivot_collective
-  bool panel_collective = false; ///< traces::HplConfig::panel_collective
-  int swap_roll_group = 1;       ///< traces::HplConfig::swap_roll_group
-  bool ring_aggregated = false;  ///< traces::MxpConfig::bcast_ring_aggregated
+  int pivot_group = 1;                    ///< traces::HplConfig::pivot_group
+  bool pivot_collective = false;          ///< traces::HplConfig::pivot_collective
+  bool panel_collective = false;          ///< traces::HplConfig::panel_collective
+  int swap_roll_group = 1;                ///< traces::HplConfig::swap_roll_group
+  bool ring_aggregated = false;           ///< traces::MxpConfig::bcast_ring_aggregated
+  std::vector<int> message_pivot_columns; ///< traces::HplConfig::message_pivot_columns
 };
 
 /// Throws std::invalid_argument when the workload cannot be generated.

@@ -667,3 +667,33 @@ TEST(HplGenerator, CollectivePanelMarksTheCollectiveColumns) {
     EXPECT_EQ(marked, x == X::P2P ? 0 : exchanges) << to_string(x);
   }
 }
+
+TEST(HplGenerator, MessagePivotColumnsKeepTheirExchangesAsMessages) {
+  // Fast mode's fault windows (sim/fast/fault_windows.hpp): with the priced
+  // pivot exchange and panel on, process column 1's panels still send their
+  // pivot exchanges as messages (a NIC flap there can fail them); the other
+  // columns' panels are one Exchange op per rank. P = 4, Q = 3.
+  HplConfig c = staged_gpu_config(4);
+  c.pivot_collective = true;
+  c.panel_collective = true;
+  c.message_pivot_columns = {1};
+  const HplScheduleGenerator g(c);
+  const auto steps = all_steps(g);
+  const ValidationReport r = validate_all(g, steps);
+  ASSERT_TRUE(r.ok()) << r.summary();
+  // Only the factoring column's ranks have PFACT ops: count them by the rank's column.
+  std::map<int, std::array<int, 2>> by_column; // process column -> {PFACT sends, exchanges}
+  for (const auto& s : steps)
+    for (const auto& prog : s.ranks())
+      for (const auto& op : prog.ops()) {
+        const int col = prog.rank() % c.q; // row-major
+        by_column[col][0] += op.has_send() && op.send().phase() == PFACT;
+        by_column[col][1] += op.has_exchange();
+      }
+  EXPECT_GT(by_column[1][0], 0);
+  EXPECT_EQ(by_column[1][1], 0);
+  for (const int col : {0, 2}) {
+    EXPECT_EQ(by_column[col][0], 0) << col;
+    EXPECT_GT(by_column[col][1], 0) << col;
+  }
+}
