@@ -100,11 +100,12 @@ TEST(Trials, TrialIIsTheSameWhateverKAndTheJobs) {
 // time (below the fault-free 0.21 s).
 TEST(Trials, ReferenceModeTrialsAreTheSameWithOneOrTwoJobs) {
   TempDir dir;
-  write_text(dir / "fail.textproto",
-             with_faults("faults {\n  failure_process { law: EXPONENTIAL rate_per_node_per_hour: 150 }\n}\n"));
+  write_text(
+      dir / "fail.textproto",
+      with_faults("faults {\n  failure_process { law: EXPONENTIAL rate_per_node_per_hour: 150 }\n}\n"));
   const auto run = [&](const char* out, const char* jobs) {
-    const CliResult r = run_hplsim({"run", (dir / "fail.textproto").string(), "--mode", "reference", "--trials",
-                                    "3", "--jobs", jobs, "--out", (dir / out).string()},
+    const CliResult r = run_hplsim({"run", (dir / "fail.textproto").string(), "--mode", "reference",
+                                    "--trials", "3", "--jobs", jobs, "--out", (dir / out).string()},
                                    dir);
     EXPECT_EQ(r.exit_code, 0) << r.err;
     return read_text(dir / out / "trials.csv");
