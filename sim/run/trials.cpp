@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <poll.h>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -42,32 +41,21 @@ TrialRow outcome(const RunResult& base, std::vector<StepRecord> records, const F
 // own (one SimGrid engine per process), `jobs` at a time.
 std::vector<TrialRow> reference_trials(const ResolvedScenario& sc, const TrialsOptions& o) {
   std::vector<TrialRow> rows(static_cast<std::size_t>(o.trials));
-  std::vector<std::pair<int, ChildProcess>> running;
-  int next = 0, done = 0;
-  while (next < o.trials || !running.empty()) {
-    while (next < o.trials && static_cast<int>(running.size()) < std::max(1, o.jobs)) {
-      const int trial = next++;
-      running.emplace_back(trial, ChildProcess([&sc, trial]() {
-                             RunResult r = initial_result(sc, "reference");
-                             run_reference(sc, {}, r, static_cast<std::uint64_t>(trial));
-                             const TrialRow row = trial_row(r, trial);
-                             return std::string(reinterpret_cast<const char*>(&row), sizeof row);
-                           }));
-    }
-    std::vector<pollfd> fds;
-    for (const auto& [trial, process] : running)
-      fds.push_back({process.fd(), POLLIN, 0});
-    if (::poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR)
-      throw std::runtime_error(std::string("trials: poll: ") + std::strerror(errno));
-    for (std::size_t i = fds.size(); i-- > 0;) {
-      if (fds[i].revents == 0 || !running[i].second.read_some()) continue;
-      const std::string bytes = running[i].second.answer();
-      if (bytes.size() != sizeof(TrialRow)) throw std::runtime_error("trials: a trial's answer is cut short");
-      std::memcpy(&rows[static_cast<std::size_t>(running[i].first)], bytes.data(), sizeof(TrialRow));
-      running.erase(running.begin() + static_cast<std::ptrdiff_t>(i));
-      if (o.progress) o.progress(double(++done) / o.trials);
-    }
-  }
+  int done = 0;
+  run_in_children(
+      rows.size(), o.jobs,
+      [&sc](std::size_t trial) {
+        RunResult r = initial_result(sc, "reference");
+        run_reference(sc, {}, r, trial);
+        const TrialRow row = trial_row(r, static_cast<std::int64_t>(trial));
+        return std::string(reinterpret_cast<const char*>(&row), sizeof row);
+      },
+      [&](std::size_t trial, const std::string& bytes) {
+        if (bytes.size() != sizeof(TrialRow))
+          throw std::runtime_error("trials: a trial's answer is cut short");
+        std::memcpy(&rows[trial], bytes.data(), sizeof(TrialRow));
+        if (o.progress) o.progress(double(++done) / o.trials);
+      });
   return rows;
 }
 

@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <poll.h>
 #include <sched.h>
 #include <stdexcept>
 #include <sys/prctl.h>
@@ -119,6 +120,31 @@ int window_workers(int option) {
   CPU_ZERO(&set);
   const int cpus = ::sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
   return std::clamp(cpus, 1, 8);
+}
+
+void run_in_children(std::size_t count, int workers, const std::function<std::string(std::size_t)>& work,
+                     const std::function<void(std::size_t, const std::string&)>& done) {
+  std::vector<std::pair<std::size_t, ChildProcess>> running;
+  std::vector<pollfd> fds;
+  std::size_t next = 0;
+  while (next < count || !running.empty()) {
+    while (next < count && static_cast<int>(running.size()) < std::max(1, workers)) {
+      const std::size_t i = next++;
+      running.emplace_back(i, ChildProcess([&work, i]() { return work(i); }));
+    }
+    fds.clear();
+    for (const auto& [i, process] : running)
+      fds.push_back({process.fd(), POLLIN, 0});
+    if (::poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR)
+      throw std::runtime_error(std::string("child processes: poll: ") + std::strerror(errno));
+    for (std::size_t k = fds.size(); k-- > 0;) {
+      if (fds[k].revents == 0 || !running[k].second.read_some()) continue;
+      const std::size_t i = running[k].first;
+      const std::string answer = running[k].second.answer();
+      running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
+      done(i, answer);
+    }
+  }
 }
 
 } // namespace hplsim::sim

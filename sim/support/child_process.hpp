@@ -2,6 +2,7 @@
 // Fast mode's window processes (docs/fast-mode.md, point 10): a window runs
 // in a fork of the whole simulator (SimGrid's engine included: it allows one
 // engine per process), which sends its answer back through a pipe.
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <sys/resource.h> // RUSAGE_SELF, RUSAGE_CHILDREN for peak_rss_bytes
@@ -42,5 +43,11 @@ double peak_rss_bytes(int who);
 /// Window processes to run at once: `option` when > 0, else the CPUs this
 /// process may run on, at most 8 (each holds a copy of a window's state).
 int window_workers(int option);
+
+/// Runs work(i) for i in [0, count), each in a process of its own forked from
+/// this one, up to `workers` at a time; done(i, answer) is called in this
+/// process as each finishes (whichever is done first frees its worker).
+void run_in_children(std::size_t count, int workers, const std::function<std::string(std::size_t)>& work,
+                     const std::function<void(std::size_t, const std::string&)>& done);
 
 } // namespace hplsim::sim
