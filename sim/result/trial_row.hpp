@@ -19,7 +19,7 @@ struct TrialRow {
   double rmax_flops_per_s = 0.0; ///< 0 when it did not complete
   Cause ended_by = Cause::None;
   int ending_event = -1;
-  int events = 0, reached = 0, flaps_reached = 0, node_failures_reached = 0;
+  int reached = 0, flaps_reached = 0, node_failures_reached = 0;
   int messages_failed = 0, retries = 0;
   double retry_wait_s = 0.0;
   double flap_delay_s = std::numeric_limits<double>::quiet_NaN(); ///< NaN: not known (reference mode)
@@ -40,7 +40,6 @@ inline TrialRow trial_row(const RunResult& r, std::int64_t trial) {
   bool delays = false;
   double delay_s = 0.0;
   for (const auto& f : r.faults) {
-    ++t.events;
     t.reached += f.reached;
     if (f.kind == "link_flap") t.flaps_reached += f.reached;
     if (f.kind == "node_failure") t.node_failures_reached += f.reached;
