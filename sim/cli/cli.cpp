@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "sim/cli/commands.hpp"
+#include "sim/distributed/world.hpp"
 #include "sim/support/errors.hpp"
 
 namespace hplsim::sim {
@@ -28,8 +29,9 @@ int run_cli(int argc, char** argv) {
   CLI::App app{"hplsim: discrete-event simulation of HPL and HPL-MxP runs on exascale machines"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Help for every subcommand");
-  const std::vector<Command> commands = {add_run_command(app), add_topo_command(app), add_trace_command(app),
-                                         add_calibrate_command(app), add_osu_command(app)};
+  const std::vector<Command> commands = {add_run_command(app),   add_topo_command(app),
+                                         add_trace_command(app), add_calibrate_command(app),
+                                         add_osu_command(app),   add_plan_command(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -37,19 +39,26 @@ int run_cli(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? kExitOk : kExitUsage;
   }
+  // Under MPI (sim/distributed/world.hpp) an error on one rank ends the whole
+  // job with its exit code: the other ranks may be waiting for its answers.
+  const World& world = World::current();
+  const auto failed = [&world](int code) {
+    world.abort(code);
+    return code;
+  };
   try {
     for (const Command& c : commands)
       if (*c.app) return c.run();
     return kExitUsage;
   } catch (const UserError& e) {
     std::cerr << "error: " << e.what() << "\n";
-    return kExitInput;
+    return failed(kExitInput);
   } catch (const OutputError& e) {
     std::cerr << "error: " << e.what() << "\n";
-    return kExitOutput;
+    return failed(kExitOutput);
   } catch (const std::exception& e) {
     std::cerr << "hplsim: internal error: " << e.what() << "\n";
-    return kExitInternal;
+    return failed(kExitInternal);
   }
 }
 

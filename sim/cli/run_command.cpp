@@ -1,6 +1,7 @@
 // `hplsim run SCENARIO`: one simulation, its reports and plots.
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include "sim/cli/commands.hpp"
+#include "sim/distributed/world.hpp"
 #include "sim/report/faults_report.hpp"
 #include "sim/report/plot_svg.hpp"
 #include "sim/report/report.hpp"
@@ -27,7 +29,8 @@ namespace {
 // has lasted more than two seconds.
 class ProgressBar {
 public:
-  ProgressBar() : enabled_(isatty(STDERR_FILENO) != 0), start_(std::chrono::steady_clock::now()) {}
+  explicit ProgressBar(bool shown = true)
+      : enabled_(shown && isatty(STDERR_FILENO) != 0), start_(std::chrono::steady_clock::now()) {}
   void update(double fraction) {
     if (!enabled_) return;
     const auto now = std::chrono::steady_clock::now();
@@ -65,14 +68,37 @@ struct RunArgs {
 };
 
 // `--trials K`: K runs on independent fault draws, their outcome statistics.
+// Under MPI the trials are split across the ranks (trial i on rank i mod K)
+// and rank 0 gathers them and writes the files alone.
 int run_trials(const RunArgs& a, const ResolvedScenario& sc) {
-  ProgressBar bar;
+  const World& world = World::current();
+  ProgressBar bar(world.is_root());
   TrialsOptions o;
   o.trials = a.trials;
   o.jobs = a.jobs > 0 ? a.jobs : window_workers(0);
+  o.share = world.rank();
+  o.share_count = world.size();
   o.progress = [&bar](double f) { bar.update(f); };
-  const TrialsResult t = simulate_trials(sc, o);
+  TrialsResult t = simulate_trials(sc, o);
   bar.finish();
+  if (world.size() > 1) {
+    std::vector<std::pair<std::size_t, std::string>> mine;
+    for (const TrialRow& r : t.trials)
+      mine.emplace_back(static_cast<std::size_t>(r.trial),
+                        std::string(reinterpret_cast<const char*>(&r), sizeof r));
+    const std::vector<std::string> gathered = world.gather(pack_items(mine));
+    if (!world.is_root()) return 0;
+    t.trials.assign(static_cast<std::size_t>(a.trials), TrialRow{});
+    std::size_t received = 0;
+    for (const std::string& packed : gathered)
+      for (const auto& [index, bytes] : unpack_items(packed)) {
+        if (index >= t.trials.size() || bytes.size() != sizeof(TrialRow))
+          throw std::runtime_error("trials: a rank's answer is malformed");
+        std::memcpy(&t.trials[index], bytes.data(), sizeof(TrialRow));
+        ++received;
+      }
+    if (received != t.trials.size()) throw std::runtime_error("trials: a rank's answers are missing");
+  }
   const Outcome outcome = outcome_of(t.trials, closed_form_rate_per_hour(sc), t.fault_free.time_s);
   write_trials_csv(sc, t, a.out_dir + "/trials.csv");
   write_outcome_json(sc, t, outcome, a.out_dir + "/outcome.json");
@@ -85,6 +111,10 @@ int run(RunArgs a) {
   if (!a.mode.empty()) a.overrides.mode = a.mode;
   if (a.seed_given) a.overrides.seed = a.seed;
   if (a.out_dir.empty()) a.out_dir = "hplsim-out/" + std::filesystem::path(a.path).stem().string();
+  const World& world = World::current();
+  if (world.size() > 1 && a.trials == 0)
+    throw InputError("hplsim run under MPI (" + std::to_string(world.size()) +
+                     " ranks) needs --trials: one run is one process's work, a study's trials are split");
   const LoadedScenario loaded = load_scenario(a.path, a.overrides);
   const ResolvedScenario sc = resolve(loaded);
   if (a.dry_run) {
@@ -99,7 +129,7 @@ int run(RunArgs a) {
   check_memory_fits(sc);
   // Before any simulation: a path that cannot take the outputs is found now,
   // not after the run.
-  prepare_output_dir(a.out_dir);
+  if (world.is_root()) prepare_output_dir(a.out_dir);
   if (a.trials > 0) return run_trials(a, sc);
   ProgressBar bar;
   SimulateOptions options;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/report/report.hpp"
+#include "sim/report/svg_text.hpp"
 #include "sim/support/output_files.hpp"
 
 namespace hplsim::sim {
@@ -30,42 +31,10 @@ constexpr int kPlottedPhases = 5; // pfact..gemm; solve is not a panel-step phas
 constexpr std::array<const char*, kPlottedPhases> kColors = {"#E69F00", "#56B4E9", "#009E73", "#CC79A7",
                                                              "#0072B2"};
 
-/// Fixed two decimals for coordinates; locale-free.
-std::string px(double v) {
-  std::array<char, 64> buf{};
-  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v, std::chars_format::fixed, 2);
-  return std::string(buf.data(), r.ptr);
-}
-
-/// Tick label: up to 6 significant digits, shortest form.
-std::string label(double v) {
-  std::array<char, 64> buf{};
-  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v, std::chars_format::general, 6);
-  return std::string(buf.data(), r.ptr);
-}
-
-std::string escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-    case '&':
-      out += "&amp;";
-      break;
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    default:
-      out += c;
-    }
-  }
-  return out;
-}
+using svg::escape;
+using svg::label;
+using svg::nice_step;
+using svg::px;
 
 double x_of(double fraction) {
   return kLeft + std::clamp(fraction, 0.0, 1.0) * (kRight - kLeft);
@@ -99,14 +68,6 @@ void y_label(std::ostringstream& svg, double top, double bottom, const std::stri
   const double y = (top + bottom) / 2;
   svg << "<text x=\"20\" y=\"" << px(y) << "\" text-anchor=\"middle\" transform=\"rotate(-90 20 " << px(y)
       << ")\">" << escape(s) << "</text>\n";
-}
-
-/// 1, 2 or 5 times a power of ten, at least `raw`.
-double nice_step(double raw) {
-  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 5.0})
-    if (m * magnitude >= raw) return m * magnitude;
-  return 10.0 * magnitude;
 }
 
 void phase_panel(std::ostringstream& svg, const std::vector<const StepRecord*>& steps) {

@@ -40,21 +40,23 @@ TrialRow outcome(const RunResult& base, std::vector<StepRecord> records, const F
 // Reference mode: every trial is a simulation of its own, in a process of its
 // own (one SimGrid engine per process), `jobs` at a time.
 std::vector<TrialRow> reference_trials(const ResolvedScenario& sc, const TrialsOptions& o) {
-  std::vector<TrialRow> rows(static_cast<std::size_t>(o.trials));
+  const std::vector<std::int64_t> indices = o.indices();
+  std::vector<TrialRow> rows(indices.size());
   int done = 0;
   run_in_children(
       rows.size(), o.jobs,
-      [&sc](std::size_t trial) {
+      [&sc, &indices](std::size_t at) {
+        const auto trial = static_cast<std::uint64_t>(indices[at]);
         RunResult r = initial_result(sc, "reference");
         run_reference(sc, {}, r, trial);
-        const TrialRow row = trial_row(r, static_cast<std::int64_t>(trial));
+        const TrialRow row = trial_row(r, indices[at]);
         return std::string(reinterpret_cast<const char*>(&row), sizeof row);
       },
-      [&](std::size_t trial, const std::string& bytes) {
+      [&](std::size_t at, const std::string& bytes) {
         if (bytes.size() != sizeof(TrialRow))
           throw std::runtime_error("trials: a trial's answer is cut short");
-        std::memcpy(&rows[trial], bytes.data(), sizeof(TrialRow));
-        if (o.progress) o.progress(double(++done) / o.trials);
+        std::memcpy(&rows[at], bytes.data(), sizeof(TrialRow));
+        if (o.progress) o.progress(double(++done) / double(rows.size()));
       });
   return rows;
 }
@@ -63,6 +65,8 @@ std::vector<TrialRow> reference_trials(const ResolvedScenario& sc, const TrialsO
 
 TrialsResult simulate_trials(const ResolvedScenario& sc, const TrialsOptions& o) {
   if (o.trials < 1) throw std::invalid_argument("simulate_trials: trials must be >= 1");
+  if (o.share_count < 1 || o.share < 0 || o.share >= o.share_count)
+    throw std::invalid_argument("simulate_trials: share must be in [0, share_count)");
   const Mode mode = effective_mode(sc);
   check_faults_supported(sc, mode);
   TrialsResult out;
@@ -70,9 +74,10 @@ TrialsResult simulate_trials(const ResolvedScenario& sc, const TrialsOptions& o)
   // the end of any run they can reach (a flap adds at most its retry waits);
   // drawing 7 days of a high rate for every trial would cost more than the
   // run. A longer horizon keeps a shorter one's events (models/failure_model.hpp).
+  const std::vector<std::int64_t> indices = o.indices();
   const auto timelines = [&](const topo::Topology& topology, double fault_free_s) {
     std::vector<FaultTimeline> t;
-    for (int i = 0; i < o.trials; ++i)
+    for (const std::int64_t i : indices)
       t.push_back(build_timeline(sc, topology, static_cast<std::uint64_t>(i), trial_horizon_s(fault_free_s)));
     return t;
   };
@@ -82,9 +87,8 @@ TrialsResult simulate_trials(const ResolvedScenario& sc, const TrialsOptions& o)
     out.fault_free.step_records = analytic_steps(sc);
     finalize_result(out.fault_free);
     const std::vector<FaultTimeline> t = timelines(*make_topology(sc.machine), out.fault_free.time_s);
-    for (int i = 0; i < o.trials; ++i)
-      out.trials.push_back(
-          outcome(out.fault_free, out.fault_free.step_records, t[static_cast<std::size_t>(i)], nullptr, i));
+    for (std::size_t at = 0; at < indices.size(); ++at)
+      out.trials.push_back(outcome(out.fault_free, out.fault_free.step_records, t[at], nullptr, indices[at]));
     return out;
   }
   case Mode::Fast: {
@@ -99,14 +103,14 @@ TrialsResult simulate_trials(const ResolvedScenario& sc, const TrialsOptions& o)
     // run_fast_trials leaves the fault-free steps in out.fault_free.
     out.fault_free.fault_free_time_s.reset();
     finalize_result(out.fault_free);
-    for (int i = 0; i < o.trials; ++i) {
+    for (std::size_t at = 0; at < indices.size(); ++at) {
       if (fast.empty()) { // a fault-free window did not complete
-        out.trials.push_back(trial_row(out.fault_free, i));
+        out.trials.push_back(trial_row(out.fault_free, indices[at]));
         continue;
       }
-      FastTrial& f = fast[static_cast<std::size_t>(i)];
-      out.trials.push_back(outcome(out.fault_free, std::move(f.step_records), t[static_cast<std::size_t>(i)],
-                                   f.flaps ? &*f.flaps : nullptr, i));
+      FastTrial& f = fast[at];
+      out.trials.push_back(outcome(out.fault_free, std::move(f.step_records), t[at],
+                                   f.flaps ? &*f.flaps : nullptr, indices[at]));
     }
     return out;
   }

@@ -6,6 +6,7 @@
 // simulates its fault-free windows once and only the flaps' windows per trial;
 // a node failure's outcome is computed from the fault-free steps. Reference
 // mode simulates each trial whole, `jobs` processes at a time.
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -18,12 +19,22 @@ namespace hplsim::sim {
 struct TrialsOptions {
   int trials = 1; ///< >= 1
   int jobs = 1;   ///< processes at a time (fast mode: window processes)
+  /// This process's share of an MPI job (sim/distributed/world.hpp): only the
+  /// trials i with i mod `share_count` = `share` are run and returned.
+  int share = 0, share_count = 1;
+  /// The trial numbers this process runs, in order.
+  std::vector<std::int64_t> indices() const {
+    std::vector<std::int64_t> out;
+    for (std::int64_t i = share; i < trials; i += share_count)
+      out.push_back(i);
+    return out;
+  }
   std::function<void(double)> progress;
 };
 
 struct TrialsResult {
   RunResult fault_free;         ///< the run without faults (identity fields, time, Rmax)
-  std::vector<TrialRow> trials; ///< in trial order
+  std::vector<TrialRow> trials; ///< in trial order (this process's share of them)
 };
 
 /// Simulates the trials. One SimGrid engine per process: call at most once.

@@ -9,6 +9,7 @@
 
 #include "models/prescreen.hpp"
 #include "models/variability.hpp"
+#include "sim/scenario/grid_rule.hpp"
 #include "sim/scenario/scenario_check.hpp"
 #include "sim/support/errors.hpp"
 
@@ -70,30 +71,15 @@ std::string apply_prescreen(ResolvedScenario& sc) {
     return said.str();
   }
   if (kept.empty()) throw ScenarioError(sc.path + ": faults.prescreen leaves no node to run on");
-  const int ranks = w.p * w.q;
   const int nodes = static_cast<int>(kept.size());
-  const int new_ranks = nodes * w.ranks_per_node;
-  const double ratio = std::log(double(w.p) / double(w.q));
-  int best_p = 1;
-  double best = std::numeric_limits<double>::infinity();
-  for (int pp = 1; pp * pp <= new_ranks; ++pp) {
-    if (new_ranks % pp != 0) continue;
-    const double off = std::abs(std::log(double(pp) / double(new_ranks / pp)) - ratio);
-    if (off < best) {
-      best = off;
-      best_p = pp;
-    }
-  }
-  const double n_scaled = double(w.n) * std::sqrt(double(new_ranks) / double(ranks));
-  const std::int64_t new_n =
-      std::max<std::int64_t>(w.nb, std::int64_t(std::floor(n_scaled / double(w.nb))) * w.nb);
-  said << "; " << nodes << " nodes remain (the run asked for " << w.nodes << "): re-derived " << best_p
-       << " x " << new_ranks / best_p << " (was " << w.p << " x " << w.q << "), N " << new_n << " (was "
-       << w.n << ", same matrix memory per rank)";
+  const Rederived r = rederive_for_nodes(w, nodes);
+  said << "; " << nodes << " nodes remain (the run asked for " << w.nodes << "): re-derived " << r.p << " x "
+       << r.q << " (was " << w.p << " x " << w.q << "), N " << r.n << " (was " << w.n
+       << ", same matrix memory per rank)";
   w.nodes = nodes;
-  w.p = best_p;
-  w.q = new_ranks / best_p;
-  w.n = new_n;
+  w.p = r.p;
+  w.q = r.q;
+  w.n = r.n;
   w.node_map = kept;
   return said.str();
 }

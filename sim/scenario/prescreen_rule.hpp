@@ -4,12 +4,9 @@
 // their variability rate factors (models/prescreen.hpp), and the nodes named
 // in a file are left out, and the run takes workload.nodes of the rest, the
 // lowest node ids first. When fewer remain, the run is re-derived from what is
-// left by this rule:
-//   nodes' = the nodes left, ranks' = nodes' x ranks_per_node;
-//   P' x Q' = ranks', the factorization with P' <= Q' whose ratio P'/Q' is
-//     closest (in log) to the scenario's P/Q;
-//   N' = the largest multiple of NB with N'^2 / ranks' <= N^2 / ranks (the
-//     same matrix memory per rank).
+// left by the rule of sim/scenario/grid_rule.hpp (the one `hplsim plan`
+// uses): nodes' = the nodes left, P' x Q' the factorization of their ranks
+// closest to the scenario's P:Q, N' the same matrix memory per rank.
 #include <string>
 
 #include "sim/scenario/scenario_config.hpp"

@@ -21,6 +21,7 @@ const std::map<std::string, std::vector<std::string>>& library_deps() {
       {"topologies", {}},
       {"models", {"traces"}},
       {"sim/support", {}},
+      {"sim/distributed", {}},
       {"sim/result", {"traces"}},
       {"sim/scenario", {"sim/support", "models", "topologies", "traces"}},
       {"sim/workload", {"sim/scenario", "traces", "models"}},
@@ -32,7 +33,7 @@ const std::map<std::string, std::vector<std::string>>& library_deps() {
       {"sim/study", {"sim/run", "sim/report", "sim/faults", "sim/scenario", "sim/support", "models"}},
       {"sim/report", {"sim/result", "sim/support"}},
       {"sim/cli",
-       {"sim/study", "sim/run", "sim/report", "sim/engine", "sim/scenario", "sim/workload", "sim/support",
+       {"sim/distributed", "sim/study", "sim/run", "sim/report", "sim/engine", "sim/scenario", "sim/workload", "sim/support",
         "models"}},
   };
   return deps;

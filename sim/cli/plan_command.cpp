@@ -1,0 +1,197 @@
+// `hplsim plan SCENARIO --nodes a,b,c`: capacity planning (docs/studies.md,
+// "Capacity planning"). Each node count is re-derived by
+// sim/scenario/grid_rule.hpp, simulated without faults and then over
+// --trials fault draws (sim/run/trials.hpp) in a process of its own, and the
+// points are ranked under each objective (sim/study/plan.hpp). Under MPI the
+// node counts are split across the ranks and rank 0 writes the files.
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sim/cli/commands.hpp"
+#include "sim/distributed/world.hpp"
+#include "sim/run/simulate.hpp"
+#include "sim/run/trials.hpp"
+#include "sim/scenario/grid_rule.hpp"
+#include "sim/scenario/memory_fit.hpp"
+#include "sim/scenario/scenario_defaults.hpp"
+#include "sim/study/plan.hpp"
+#include "sim/support/child_process.hpp"
+#include "sim/support/output_files.hpp"
+
+namespace hplsim::sim {
+
+namespace {
+
+struct PlanArgs {
+  std::string path, out_dir, mode;
+  std::vector<int> nodes;
+  std::vector<std::string> objectives = {"rmax-in-window", "time-to-result"};
+  double window_hours = 24.0;
+  int trials = 50, jobs = 0;
+  unsigned long long seed = 0;
+  bool seed_given = false;
+  std::vector<std::string> set;
+};
+
+// The scenario at `nodes` nodes, re-derived by the grid rule and validated as
+// if given by flags (an error names --nodes).
+ResolvedScenario point_scenario(const PlanArgs& a, const ScenarioOverrides& base_overrides,
+                                const ResolvedScenario& base, int nodes) {
+  const Rederived r = rederive_for_nodes(base.workload, nodes);
+  ScenarioOverrides o = base_overrides;
+  o.nodes = r.nodes;
+  o.p = r.p;
+  o.q = r.q;
+  o.n = r.n;
+  return resolve(load_scenario(a.path, o));
+}
+
+void check_node_counts(const std::vector<int>& counts, const ResolvedScenario& base) {
+  std::set<int> seen;
+  for (const int nodes : counts) {
+    const std::string flag = "--nodes " + std::to_string(nodes) + ": ";
+    if (nodes < 1) throw InputError(flag + "a node count must be >= 1");
+    if (!seen.insert(nodes).second) throw InputError(flag + "given twice");
+    if (nodes > base.machine.topology.nodes)
+      throw InputError(flag + "more nodes than the machine has (machine.topology.nodes = " +
+                       std::to_string(base.machine.topology.nodes) + ")");
+    const Rederived r = rederive_for_nodes(base.workload, nodes);
+    const std::int64_t blocks = (r.n + base.workload.nb - 1) / base.workload.nb;
+    if (blocks < std::max(r.p, r.q))
+      throw InputError(flag + "below the grid's minimum: the re-derived " + std::to_string(r.p) + " x " +
+                       std::to_string(r.q) + " grid with N " + std::to_string(r.n) + " gives " +
+                       std::to_string(blocks) + " blocks of NB " + std::to_string(base.workload.nb) +
+                       ", fewer than one per process row and column");
+  }
+}
+
+// One point, in this process (a child of the study's process: one SimGrid
+// engine per process). Reference mode's trials do not simulate the run
+// without faults: it runs in a process of its own first.
+std::string simulate_point(const ResolvedScenario& sc, const PlanArgs& a, int jobs) {
+  TrialsOptions o;
+  o.trials = a.trials;
+  o.jobs = jobs;
+  TrialsResult t;
+  if (effective_mode(sc) == Mode::Reference) {
+    ResolvedScenario no_faults = sc;
+    no_faults.faults.Clear();
+    run_in_children(
+        1, 1,
+        [&](std::size_t) {
+          const RunResult r = simulate(no_faults, {});
+          const double figures[3] = {r.completed ? 1.0 : 0.0, r.time_s, r.rmax_flops_per_s};
+          return std::string(reinterpret_cast<const char*>(figures), sizeof figures);
+        },
+        [&](std::size_t, const std::string& bytes) {
+          double figures[3] = {};
+          std::memcpy(figures, bytes.data(), std::min(bytes.size(), sizeof figures));
+          t.fault_free = initial_result(sc, "reference");
+          t.fault_free.completed = figures[0] != 0.0;
+          t.fault_free.time_s = figures[1];
+          t.fault_free.rmax_flops_per_s = figures[2];
+        });
+    const RunResult fault_free = t.fault_free;
+    t = simulate_trials(sc, o);
+    t.fault_free = fault_free;
+  } else {
+    t = simulate_trials(sc, o);
+  }
+  const PlanPoint p = plan_point(t, a.window_hours * 3600.0);
+  return std::string(reinterpret_cast<const char*>(&p), sizeof p);
+}
+
+int plan(PlanArgs a) {
+  const World& world = World::current();
+  ScenarioOverrides overrides;
+  overrides.set = a.set;
+  if (!a.mode.empty()) overrides.mode = a.mode;
+  if (a.seed_given) overrides.seed = a.seed;
+  if (a.out_dir.empty()) a.out_dir = "hplsim-out/" + std::filesystem::path(a.path).stem().string() + "-plan";
+  const ResolvedScenario base = resolve(load_scenario(a.path, overrides));
+  check_node_counts(a.nodes, base);
+  std::sort(a.nodes.begin(), a.nodes.end());
+  std::vector<Objective> objectives;
+  for (const std::string& name : a.objectives)
+    objectives.push_back(name == kObjectiveNames[0] ? Objective::RmaxInWindow : Objective::TimeToResult);
+  // Every point's scenario is validated and its memory checked before anything is simulated.
+  std::vector<ResolvedScenario> points;
+  for (const int nodes : a.nodes) {
+    points.push_back(point_scenario(a, overrides, base, nodes));
+    check_memory_fits(points.back());
+  }
+  if (world.is_root()) {
+    prepare_output_dir(a.out_dir);
+    std::cout << "Plan: " << base.name << ", " << a.trials << " trials per node count, "
+              << to_string(effective_mode(base)) << " mode, seed " << base.options.seed << "\n"
+              << "Rule: " << kRederiveRule << "\n";
+  }
+  const int jobs = a.jobs > 0 ? a.jobs : window_workers(0);
+  std::vector<std::size_t> mine;
+  for (std::size_t i = 0; i < points.size(); ++i)
+    if (world.owns(i)) mine.push_back(i);
+  std::vector<std::pair<std::size_t, std::string>> answers;
+  run_in_children(
+      mine.size(), 1, [&](std::size_t at) { return simulate_point(points[mine[at]], a, jobs); },
+      [&](std::size_t at, const std::string& bytes) {
+        answers.emplace_back(mine[at], bytes);
+        std::cerr << "plan: " << points[mine[at]].workload.nodes << " nodes done\n";
+      });
+  const std::vector<std::string> gathered = world.gather(pack_items(answers));
+  if (!world.is_root()) return kExitOk;
+  std::vector<PlanPoint> results(points.size());
+  std::vector<bool> have(points.size(), false);
+  for (const std::string& packed : gathered)
+    for (const auto& [index, bytes] : unpack_items(packed)) {
+      if (index >= results.size() || bytes.size() != sizeof(PlanPoint))
+        throw std::runtime_error("plan: a point's answer is malformed");
+      std::memcpy(&results[index], bytes.data(), sizeof(PlanPoint));
+      have[index] = true;
+    }
+  if (std::find(have.begin(), have.end(), false) != have.end())
+    throw std::runtime_error("plan: a point's answer is missing");
+  print_plan(results, objectives, a.window_hours, std::cout);
+  write_plan_csv(results, a.out_dir + "/plan.csv");
+  write_plan_svg(results, objectives, a.window_hours, a.out_dir + "/plan.svg");
+  std::cout << "outputs: " << a.out_dir << "/{plan.csv,plan.svg}\n";
+  return kExitOk;
+}
+
+} // namespace
+
+Command add_plan_command(CLI::App& app) {
+  auto args = std::make_shared<PlanArgs>();
+  auto* cmd = app.add_subcommand(
+      "plan", "Capacity planning: the scenario at several node counts, its trials, the best node count");
+  cmd->add_option("scenario", args->path, "Scenario file (.textproto)")->required();
+  cmd->add_option("--nodes", args->nodes, "Node counts to compare, e.g. 7000,8000,9234")
+      ->required()
+      ->delimiter(',');
+  cmd->add_option("--objective", args->objectives, "rmax-in-window and/or time-to-result (default: both)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({kObjectiveNames[0], kObjectiveNames[1]}));
+  cmd->add_option("--window-hours", args->window_hours,
+                  "Allocation window for rmax-in-window, hours (default 24)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--trials", args->trials, "Fault draws per node count (default 50)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--jobs", args->jobs, "Processes at a time per node count (default: the CPUs available)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--out", args->out_dir, "Output directory (default: hplsim-out/<scenario name>-plan)");
+  cmd->add_option("--mode", args->mode, "reference | fast | analytic | auto (default: the scenario's)")
+      ->check(CLI::IsMember({"reference", "fast", "analytic", "auto"}));
+  cmd->add_option("--seed", args->seed, "Random seed (default: the scenario's)");
+  cmd->add_option("--set", args->set, "Override a scenario field: FIELD.PATH=VALUE (repeatable)");
+  return {cmd, [args, cmd]() {
+            args->seed_given = cmd->count("--seed") > 0;
+            return plan(*args);
+          }};
+}
+
+} // namespace hplsim::sim

@@ -1,0 +1,35 @@
+#include "sim/scenario/grid_rule.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace hplsim::sim {
+
+void closest_grid(int ranks, double p_over_q, int& p, int& q) {
+  const double ratio = std::log(p_over_q);
+  int best_p = 1;
+  double best = std::numeric_limits<double>::infinity();
+  for (int pp = 1; pp * pp <= ranks; ++pp) {
+    if (ranks % pp != 0) continue;
+    const double off = std::abs(std::log(double(pp) / double(ranks / pp)) - ratio);
+    if (off < best) {
+      best = off;
+      best_p = pp;
+    }
+  }
+  p = best_p;
+  q = ranks / best_p;
+}
+
+Rederived rederive_for_nodes(const WorkloadConfig& w, int nodes) {
+  Rederived r;
+  r.nodes = nodes;
+  const int ranks = nodes * w.ranks_per_node;
+  closest_grid(ranks, double(w.p) / double(w.q), r.p, r.q);
+  const double n_scaled = double(w.n) * std::sqrt(double(ranks) / double(w.ranks()));
+  r.n = std::max<std::int64_t>(w.nb, std::int64_t(std::floor(n_scaled / double(w.nb))) * w.nb);
+  return r;
+}
+
+} // namespace hplsim::sim

@@ -1,0 +1,91 @@
+// Studies under MPI (sim/distributed/world.hpp): `mpirun -n 2 hplsim plan` and
+// `mpirun -n 2 hplsim run --trials` on this machine give the same files,
+// byte for byte, as one process.
+#include <cstdlib>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "tests/sim/cli/cli_runner.hpp"
+
+namespace hplsim::sim::testing {
+namespace {
+
+#ifdef HPLSIM_MPIEXEC
+// mpirun refuses root unless told (CI runs as root); --oversubscribe lets two
+// ranks share fewer cores.
+CliResult run_mpi(int ranks, std::vector<std::string> args, const TempDir& scratch) {
+  ::setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+  ::setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+  std::string command = shell_quote(HPLSIM_MPIEXEC) + " -n " + std::to_string(ranks) + " --oversubscribe " +
+                        shell_quote(HPLSIM_CLI);
+  for (const std::string& a : args)
+    command += " " + shell_quote(a);
+  const fs::path out = scratch / "mpi.stdout", err = scratch / "mpi.stderr";
+  command += " >" + shell_quote(out.string()) + " 2>" + shell_quote(err.string());
+  const int status = std::system(command.c_str());
+  CliResult r;
+  if (status != -1 && WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  r.out = read_text(out);
+  r.err = read_text(err);
+  return r;
+}
+
+std::string failures_scenario(const TempDir& dir) {
+  const std::string path = (dir / "failures.textproto").string();
+  write_text(path, scenario_text("scenarios/small-dragonfly.textproto") +
+                       "faults {\n  failure_process { law: EXPONENTIAL rate_per_node_per_hour: 0.311 }\n"
+                       "  restart_setup_s: 60\n}\n");
+  return path;
+}
+
+TEST(Mpi, PlanUnderTwoRanksWritesTheSamePlanAsOneProcess) {
+  TempDir dir;
+  const std::string sc = failures_scenario(dir);
+  const std::vector<std::string> common = {"--nodes", "24,36,48", "--trials", "30",
+                                           "--mode",  "analytic", "--set",    "workload.n=1228800"};
+  std::vector<std::string> local = {"plan", sc, "--out", (dir / "local").string()};
+  std::vector<std::string> mpi = {"plan", sc, "--out", (dir / "mpi").string()};
+  local.insert(local.end(), common.begin(), common.end());
+  mpi.insert(mpi.end(), common.begin(), common.end());
+  const CliResult one = run_hplsim(local, dir);
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  const CliResult two = run_mpi(2, mpi, dir);
+  ASSERT_EQ(two.exit_code, 0) << two.err;
+  EXPECT_EQ(read_text(dir / "local" / "plan.csv"), read_text(dir / "mpi" / "plan.csv"));
+  EXPECT_EQ(read_text(dir / "local" / "plan.svg"), read_text(dir / "mpi" / "plan.svg"));
+  // Only rank 0 prints: the same table (the outputs line names the other directory).
+  EXPECT_EQ(one.out.substr(0, one.out.find("outputs:")), two.out.substr(0, two.out.find("outputs:")));
+}
+
+TEST(Mpi, TrialsUnderTwoRanksWriteTheSameFilesAsOneProcess) {
+  TempDir dir;
+  const std::string sc = failures_scenario(dir);
+  // An odd count: the ranks' shares differ (rank 0 has one more).
+  const std::vector<std::string> common = {"--trials", "41", "--mode", "analytic", "--N", "1228800"};
+  std::vector<std::string> local = {"run", sc, "--out", (dir / "local").string()};
+  std::vector<std::string> mpi = {"run", sc, "--out", (dir / "mpi").string()};
+  local.insert(local.end(), common.begin(), common.end());
+  mpi.insert(mpi.end(), common.begin(), common.end());
+  ASSERT_EQ(run_hplsim(local, dir).exit_code, 0);
+  const CliResult two = run_mpi(2, mpi, dir);
+  ASSERT_EQ(two.exit_code, 0) << two.err;
+  EXPECT_EQ(read_text(dir / "local" / "trials.csv"), read_text(dir / "mpi" / "trials.csv"));
+  EXPECT_EQ(read_text(dir / "local" / "outcome.json"), read_text(dir / "mpi" / "outcome.json"));
+}
+
+TEST(Mpi, AnErrorOnTheRanksEndsTheJobWithItsExitCode) {
+  TempDir dir;
+  const CliResult r =
+      run_mpi(2, {"plan", failures_scenario(dir), "--nodes", "4800", "--out", (dir / "o").string()}, dir);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("--nodes 4800: more nodes than the machine has"), std::string::npos) << r.err;
+}
+#else
+TEST(Mpi, BuiltWithoutMpi) {
+  GTEST_SKIP() << "hplsim was configured with -DHPLSIM_MPI=OFF: no MPI test";
+}
+#endif
+
+} // namespace
+} // namespace hplsim::sim::testing

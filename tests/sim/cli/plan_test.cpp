@@ -1,0 +1,83 @@
+// hplsim plan (docs/studies.md, "Capacity planning"): the table, the files,
+// their reproducibility, and the flags' errors.
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "tests/sim/cli/cli_runner.hpp"
+
+namespace hplsim::sim::testing {
+namespace {
+
+// small-dragonfly (48 nodes, 12 x 24, NB 256) with exponential node failures
+// in analytic mode, as tests/sim/cli/trials_test.cpp: at N 1,228,800 the run
+// takes ~167 s and 0.311 failures per node-hour make P(complete) ~0.5 at 48
+// nodes. Failures are computed from the steps, so the plan takes seconds.
+std::string failures_scenario(const TempDir& dir) {
+  const std::string path = (dir / "failures.textproto").string();
+  write_text(path, scenario_text("scenarios/small-dragonfly.textproto") +
+                       "faults {\n  failure_process { law: EXPONENTIAL rate_per_node_per_hour: 0.311 }\n"
+                       "  restart_setup_s: 60\n}\n");
+  return path;
+}
+
+std::vector<std::string> plan_args(const std::string& scenario, const std::string& out) {
+  return {"plan",   scenario,   "--nodes", "48,24,36",           "--trials",       "40",
+          "--mode", "analytic", "--set",   "workload.n=1228800", "--window-hours", "0.1",
+          "--out",  out};
+}
+
+TEST(Plan, PrintsTheTableAndTheBestNodeCountUnderEachObjective) {
+  TempDir dir;
+  const std::string sc = failures_scenario(dir);
+  const CliResult r = run_hplsim(plan_args(sc, (dir / "a").string()), dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Rule: P x Q: the factorization"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Best under rmax-in-window: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Best under time-to-result: "), std::string::npos) << r.out;
+  // Rows sorted by node count; 24 nodes re-derived to 144 ranks, 36 to 216,
+  // 48 the scenario's own run.
+  const std::string csv = read_text(dir / "a" / "plan.csv");
+  const auto at24 = csv.find("\n24,144,"), at36 = csv.find("\n36,216,"),
+             at48 = csv.find("\n48,288,12,24,1228800,");
+  ASSERT_NE(at24, std::string::npos) << csv;
+  EXPECT_LT(at24, at36);
+  EXPECT_LT(at36, at48);
+  EXPECT_NE(read_text(dir / "a" / "plan.svg").find("class=\"best\""), std::string::npos);
+  // The same seed and trials: the same bytes.
+  ASSERT_EQ(run_hplsim(plan_args(sc, (dir / "b").string()), dir).exit_code, 0);
+  EXPECT_EQ(csv, read_text(dir / "b" / "plan.csv"));
+  EXPECT_EQ(read_text(dir / "a" / "plan.svg"), read_text(dir / "b" / "plan.svg"));
+}
+
+TEST(Plan, BadFlagsAreErrorsThatNameTheFlag) {
+  TempDir dir;
+  const std::string sc = failures_scenario(dir);
+  const std::string out = (dir / "o").string();
+  struct Case {
+    std::vector<std::string> args;
+    int code;
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {{"plan", sc, "--nodes", "24,4800", "--out", out}, 1, "--nodes 4800: more nodes than the machine has"},
+      {{"plan", sc, "--nodes", "0", "--out", out}, 1, "--nodes 0: a node count must be >= 1"},
+      {{"plan", sc, "--nodes", "24,24", "--out", out}, 1, "--nodes 24: given twice"},
+      // 47 nodes: 282 ranks re-derived to 6 x 47 with N 7,424 = 29 blocks of 256 < 47.
+      {{"plan", sc, "--nodes", "47", "--set", "workload.n=7680", "--out", out},
+       1,
+       "--nodes 47: below the grid's minimum"},
+      {{"plan", sc, "--nodes", "24", "--trials", "0", "--out", out}, 2, "--trials"},
+      {{"plan", sc, "--nodes", "24", "--objective", "fastest", "--out", out}, 2, "--objective"},
+      {{"plan", sc, "--nodes", "24", "--window-hours", "-1", "--out", out}, 2, "--window-hours"},
+      {{"plan", sc, "--out", out}, 2, "--nodes"},
+  };
+  for (const Case& c : cases) {
+    const CliResult r = run_hplsim(c.args, dir);
+    EXPECT_EQ(r.exit_code, c.code) << c.says << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+  }
+}
+
+} // namespace
+} // namespace hplsim::sim::testing

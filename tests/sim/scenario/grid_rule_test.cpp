@@ -1,0 +1,64 @@
+// The run re-derived for another node count (sim/scenario/grid_rule.hpp), the
+// rule pre-screening and `hplsim plan` share.
+#include "sim/scenario/grid_rule.hpp"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+namespace hplsim::sim {
+namespace {
+
+// Aurora's SC24 run (README, "Faults"): 9,234 nodes x 6 ranks, 162 x 342, NB 384, N 28,773,888.
+WorkloadConfig aurora() {
+  WorkloadConfig w;
+  w.nodes = 9234;
+  w.ranks_per_node = 6;
+  w.p = 162;
+  w.q = 342;
+  w.nb = 384;
+  w.n = 28773888;
+  return w;
+}
+
+TEST(GridRule, TheScenariosOwnNodeCountGivesItsOwnRun) {
+  const Rederived r = rederive_for_nodes(aurora(), 9234);
+  EXPECT_EQ(r.p, 162);
+  EXPECT_EQ(r.q, 342);
+  EXPECT_EQ(r.n, 28773888); // 74,932 blocks of 384: already a multiple of NB
+}
+
+TEST(GridRule, FewerNodesKeepTheRatioAndTheMemoryPerRank) {
+  const WorkloadConfig w = aurora();
+  for (const int nodes : {7000, 8000, 4321}) {
+    const Rederived r = rederive_for_nodes(w, nodes);
+    const int ranks = nodes * 6;
+    ASSERT_EQ(r.p * r.q, ranks) << nodes;
+    EXPECT_LE(r.p, r.q);
+    // No factorization of the ranks is closer in log to 162/342.
+    const double off = std::abs(std::log(double(r.p) / r.q) - std::log(162.0 / 342.0));
+    for (int p = 1; p * p <= ranks; ++p)
+      if (ranks % p == 0) {
+        EXPECT_GE(std::abs(std::log(double(p) / (ranks / p)) - std::log(162.0 / 342.0)), off - 1e-12);
+      }
+    // N is the largest multiple of NB whose memory per rank is not above the scenario's.
+    EXPECT_EQ(r.n % 384, 0);
+    const double per_rank = double(w.n) * double(w.n) / w.ranks();
+    EXPECT_LE(double(r.n) * double(r.n) / ranks, per_rank);
+    EXPECT_GT(double(r.n + 384) * double(r.n + 384) / ranks, per_rank);
+  }
+  // 48,000 ranks: 150 x 320 is 0.469 against 0.474 (by hand).
+  const Rederived r8 = rederive_for_nodes(w, 8000);
+  EXPECT_EQ(r8.p, 150);
+  EXPECT_EQ(r8.q, 320);
+}
+
+TEST(GridRule, APrimeRankCountIsOneRow) {
+  int p = 0, q = 0;
+  closest_grid(97, 0.5, p, q);
+  EXPECT_EQ(p, 1);
+  EXPECT_EQ(q, 97);
+}
+
+} // namespace
+} // namespace hplsim::sim
