@@ -65,7 +65,8 @@ double expected_time_to_result_at(double p, double mean_failed_s, double restart
 /// The point's figures from its trials. Intervals: P(complete)'s 95% Wilson
 /// bounds carried through each objective (both are monotone in p), the
 /// completed runs' Rmax and times and the failed runs' abort times held at
-/// their trial values.
+/// their trial values, then widened by twice fast mode's own sampling error
+/// of the run (its jackknife) when it has one.
 PlanPoint plan_point(const TrialsResult& trials, double window_s);
 
 /// The index of the best point under `objective` (nullopt: none qualifies),

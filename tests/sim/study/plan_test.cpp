@@ -82,6 +82,20 @@ TEST(Plan, APointsIntervalsComeFromPCompletesWilsonBounds) {
   EXPECT_LE(p.rmax_in_window_high, 2e18 * (1 + 1e-12));
 }
 
+TEST(Plan, FastModesSamplingErrorWidensTheIntervalsByTwiceIt) {
+  TrialsResult t = trials_at(100, 40, 0, 3600, 2e18);
+  t.fault_free.rmax_sampling_error_fraction = 0.01;
+  const PlanPoint p = plan_point(t, 24 * 3600.0);
+  // Every trial completed: P(result in 24 h) = 1 at every p, so the Rmax
+  // bounds are the sampling error's alone: +-2 x 1%. The time to a result at
+  // Wilson's bounds (no failed attempt: X = 0, R = 1,000 s), then +-2%.
+  const Interval w = wilson_interval(40, 40);
+  EXPECT_NEAR(p.rmax_in_window_low, 2e18 * 0.98, 1e6);
+  EXPECT_NEAR(p.rmax_in_window_high, 2e18 * 1.02, 1e6);
+  EXPECT_NEAR(p.time_to_result_low_s, expected_time_to_result_at(w.high, 0, 1000, 3600) * 0.98, 1e-9);
+  EXPECT_NEAR(p.time_to_result_high_s, expected_time_to_result_at(w.low, 0, 1000, 3600) * 1.02, 1e-9);
+}
+
 TEST(Plan, TheBestPointIsNamedAndSaidToBeClearOnlyWhenItsIntervalIs) {
   std::vector<PlanPoint> points(3);
   for (int i = 0; i < 3; ++i) {
