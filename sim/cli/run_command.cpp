@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/run_trials.hpp"
 #include "sim/distributed/world.hpp"
 #include "sim/report/faults_report.hpp"
 #include "sim/report/plot_svg.hpp"
@@ -65,53 +66,16 @@ struct RunArgs {
   bool dry_run = false;
   int trials = 0; // 0: one run (no --trials)
   int jobs = 0;   // 0: the CPUs the run may use
+  std::vector<std::string> strategies;
 };
-
-// `--trials K`: K runs on independent fault draws, their outcome statistics.
-// Under MPI the trials are split across the ranks (trial i on rank i mod K)
-// and rank 0 gathers them and writes the files alone.
-int run_trials(const RunArgs& a, const ResolvedScenario& sc) {
-  const World& world = World::current();
-  ProgressBar bar(world.is_root());
-  TrialsOptions o;
-  o.trials = a.trials;
-  o.jobs = a.jobs > 0 ? a.jobs : window_workers(0);
-  o.share = world.rank();
-  o.share_count = world.size();
-  o.progress = [&bar](double f) { bar.update(f); };
-  TrialsResult t = simulate_trials(sc, o);
-  bar.finish();
-  if (world.size() > 1) {
-    std::vector<std::pair<std::size_t, std::string>> mine;
-    for (const TrialRow& r : t.trials)
-      mine.emplace_back(static_cast<std::size_t>(r.trial),
-                        std::string(reinterpret_cast<const char*>(&r), sizeof r));
-    const std::vector<std::string> gathered = world.gather(pack_items(mine));
-    if (!world.is_root()) return 0;
-    t.trials.assign(static_cast<std::size_t>(a.trials), TrialRow{});
-    std::size_t received = 0;
-    for (const std::string& packed : gathered)
-      for (const auto& [index, bytes] : unpack_items(packed)) {
-        if (index >= t.trials.size() || bytes.size() != sizeof(TrialRow))
-          throw std::runtime_error("trials: a rank's answer is malformed");
-        std::memcpy(&t.trials[index], bytes.data(), sizeof(TrialRow));
-        ++received;
-      }
-    if (received != t.trials.size()) throw std::runtime_error("trials: a rank's answers are missing");
-  }
-  const Outcome outcome = outcome_of(t.trials, closed_form_rate_per_hour(sc), t.fault_free.time_s);
-  write_trials_csv(sc, t, a.out_dir + "/trials.csv");
-  write_outcome_json(sc, t, outcome, a.out_dir + "/outcome.json");
-  print_outcome(t, outcome, std::cout);
-  std::cout << "outputs: " << a.out_dir << "/{trials.csv,outcome.json}\n";
-  return 0;
-}
 
 int run(RunArgs a) {
   if (!a.mode.empty()) a.overrides.mode = a.mode;
   if (a.seed_given) a.overrides.seed = a.seed;
   if (a.out_dir.empty()) a.out_dir = "hplsim-out/" + std::filesystem::path(a.path).stem().string();
   const World& world = World::current();
+  if (!a.strategies.empty() && a.trials == 0)
+    throw InputError("--strategies compares strategies over trials: give --trials K");
   if (world.size() > 1 && a.trials == 0)
     throw InputError("hplsim run under MPI (" + std::to_string(world.size()) +
                      " ranks) needs --trials: one run is one process's work, a study's trials are split");
@@ -130,7 +94,14 @@ int run(RunArgs a) {
   // Before any simulation: a path that cannot take the outputs is found now,
   // not after the run.
   if (world.is_root()) prepare_output_dir(a.out_dir);
-  if (a.trials > 0) return run_trials(a, sc);
+  if (a.trials > 0) {
+    ProgressBar bar(world.is_root());
+    TrialsArgs t{
+        a.path, a.out_dir, a.overrides, a.trials, a.jobs, a.strategies, [&bar](double f) { bar.update(f); }};
+    const int code = run_trials(t, sc);
+    bar.finish();
+    return code;
+  }
   ProgressBar bar;
   SimulateOptions options;
   options.progress = [&bar](double f) { bar.update(f); };
@@ -173,6 +144,12 @@ Command add_run_command(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   run_cmd->add_option("--jobs", args->jobs, "Processes at a time for --trials (default: the CPUs available)")
       ->check(CLI::PositiveNumber);
+  run_cmd
+      ->add_option("--strategies", args->strategies,
+                   "With --trials: compare panel exchange strategies on the same fault draws, e.g. "
+                   "P2P,HYBRID,COLLECTIVE")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"P2P", "HYBRID", "COLLECTIVE"}));
   add_scenario_flags(run_cmd, args->overrides);
   return {run_cmd, [args, run_cmd]() {
             args->seed_given = run_cmd->count("--seed") > 0;

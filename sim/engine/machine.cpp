@@ -10,7 +10,7 @@
 namespace hplsim::sim {
 
 BuiltMachine build_machine(const ResolvedScenario& sc, const std::function<void(PlatformSpec&)>& adjust,
-                           std::uint64_t run) {
+                           std::uint64_t run, double fault_horizon_s) {
   BuiltMachine m;
   m.engine = create_engine();
   allow_flow_rate_caps(sc.machine.placement.device_rate_cap_bytes_per_s());
@@ -19,7 +19,7 @@ BuiltMachine build_machine(const ResolvedScenario& sc, const std::function<void(
   m.variability = std::make_unique<models::Variability>(sc.machine.variability, m.topology->node_count(),
                                                         std::max(1, sc.machine.node.gpus_per_node()),
                                                         sc.options.seed, sc.base_dir);
-  m.faults = build_timeline(sc, *m.topology, run, kFaultHorizon_s);
+  m.faults = build_timeline(sc, *m.topology, run, fault_horizon_s);
   PlatformSpec spec = make_platform_spec(sc, *m.topology, *m.variability);
   spec.degradations = m.faults.degradations;
   if (adjust) adjust(spec);

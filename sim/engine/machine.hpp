@@ -38,9 +38,11 @@ inline constexpr double kFaultHorizon_s = 7.0 * 24.0 * 3600.0;
 /// topology, kernel models, variability (seeded by the scenario), platform and
 /// protocol. `adjust` may edit the platform description before it is built
 /// (the OSU benchmarks place two ranks on chosen nodes). `run`: the fault
-/// draws' run (trial) number (0: the scenario's own). Call once per process.
+/// draws' run (trial) number (0: the scenario's own); `fault_horizon_s`: the
+/// draws' horizon (a longer one keeps a shorter one's events). Call once per process.
 BuiltMachine build_machine(const ResolvedScenario& scenario,
-                           const std::function<void(PlatformSpec&)>& adjust = {}, std::uint64_t run = 0);
+                           const std::function<void(PlatformSpec&)>& adjust = {}, std::uint64_t run = 0,
+                           double fault_horizon_s = kFaultHorizon_s);
 
 /// Runs `body` in an actor of its own on rank 0's CPU host until the
 /// simulation ends (fast mode's controller, which forks its windows from inside).

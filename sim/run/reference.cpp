@@ -13,8 +13,8 @@
 namespace hplsim::sim {
 
 void run_reference(const ResolvedScenario& sc, const std::function<void(double)>& progress, RunResult& r,
-                   std::uint64_t run) {
-  BuiltMachine m = build_machine(sc, {}, run);
+                   std::uint64_t run, double fault_horizon_s) {
+  BuiltMachine m = build_machine(sc, {}, run, fault_horizon_s);
   auto source = make_schedule_source(sc);
   check_kernel_coverage(sc, *source, *m.kernels);
   ReplayOptions ro = replay_options(sc);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 
+#include "sim/engine/machine.hpp"
 #include "sim/result/run_result.hpp"
 #include "sim/scenario/scenario_defaults.hpp"
 
@@ -13,6 +14,6 @@ namespace hplsim::sim {
 /// process) and fills `result`: step records, activities, completion, the
 /// whole-run figures (finalize_result) and what its faults did.
 void run_reference(const ResolvedScenario& scenario, const std::function<void(double)>& progress,
-                   RunResult& result, std::uint64_t run = 0);
+                   RunResult& result, std::uint64_t run = 0, double fault_horizon_s = kFaultHorizon_s);
 
 } // namespace hplsim::sim

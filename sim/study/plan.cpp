@@ -128,9 +128,7 @@ PlanPoint plan_point(const TrialsResult& t, double window_s) {
   pt.time_to_result_s = ttr(o.p_complete);
   pt.time_to_result_low_s = ttr(o.p_complete_95.high) * faster;
   pt.time_to_result_high_s = ttr(o.p_complete_95.low) * slower;
-  const auto in_window = [&](double p) {
-    return p_result_within(t.trials, p, o.restart_setup_s, window_s);
-  };
+  const auto in_window = [&](double p) { return p_result_within(t.trials, p, o.restart_setup_s, window_s); };
   pt.p_in_window = in_window(o.p_complete);
   pt.p_in_window_low = in_window(o.p_complete_95.low);
   pt.p_in_window_high = in_window(o.p_complete_95.high);

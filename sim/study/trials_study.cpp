@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -56,27 +57,24 @@ std::optional<double> closed_form_rate_per_hour(const ResolvedScenario& sc) {
                                              sc.workload.nodes);
 }
 
-void write_trials_csv(const ResolvedScenario& sc, const TrialsResult& t, const std::string& path) {
-  write_file_atomically(path, [&](std::ostream& out) {
-    out << "trial,stream,completed,time_s,rmax_flops_per_s,ended_by,ending_event,reached,flaps_reached,"
-           "node_failures_reached,messages_failed,retries,retry_wait_s,flap_delay_s,lost_work_s\n";
-    for (const TrialRow& r : t.trials)
-      out << r.trial << ',' << sc.options.seed << ':' << r.trial << ',' << (r.completed ? "true" : "false")
-          << ',' << number(r.time_s) << ',' << number(r.rmax_flops_per_s) << ',' << cause_name(r.ended_by)
-          << ',' << (r.ending_event >= 0 ? std::to_string(r.ending_event) : "") << ',' << r.reached << ','
-          << r.flaps_reached << ',' << r.node_failures_reached << ',' << r.messages_failed << ',' << r.retries
-          << ',' << number(r.retry_wait_s) << ',' << number(r.flap_delay_s) << ',' << number(r.lost_work_s)
-          << '\n';
-  });
+namespace {
+
+const char* kTrialColumns =
+    "trial,stream,completed,time_s,rmax_flops_per_s,ended_by,ending_event,reached,flaps_reached,"
+    "node_failures_reached,messages_failed,retries,retry_wait_s,flap_delay_s,lost_work_s\n";
+
+void write_trial_row(std::ostream& out, const ResolvedScenario& sc, const TrialRow& r) {
+  out << r.trial << ',' << sc.options.seed << ':' << r.trial << ',' << (r.completed ? "true" : "false") << ','
+      << number(r.time_s) << ',' << number(r.rmax_flops_per_s) << ',' << cause_name(r.ended_by) << ','
+      << (r.ending_event >= 0 ? std::to_string(r.ending_event) : "") << ',' << r.reached << ','
+      << r.flaps_reached << ',' << r.node_failures_reached << ',' << r.messages_failed << ',' << r.retries
+      << ',' << number(r.retry_wait_s) << ',' << number(r.flap_delay_s) << ',' << number(r.lost_work_s)
+      << '\n';
 }
 
-void write_outcome_json(const ResolvedScenario& sc, const TrialsResult& t, const Outcome& o,
-                        const std::string& path) {
+// outcome.json's fields of one set of trials (one strategy's).
+nlohmann::ordered_json outcome_fields(const TrialsResult& t, const Outcome& o) {
   nlohmann::ordered_json j;
-  j["scenario"] = sc.name;
-  j["mode"] = t.fault_free.mode;
-  j["seed"] = sc.options.seed;
-  j["trials"] = o.trials;
   if (!t.fault_free.panel_exchange.empty()) j["panel_exchange"] = t.fault_free.panel_exchange;
   if (t.fault_free.time_s > 0.0)
     j["fault_free"] = {{"time_s", t.fault_free.time_s}, {"rmax_flops_per_s", t.fault_free.rmax_flops_per_s}};
@@ -95,7 +93,84 @@ void write_outcome_json(const ResolvedScenario& sc, const TrialsResult& t, const
                         {"time_to_result_s", optional_json(o.closed_form_time_to_result_s)}};
   else
     j["closed_form"] = nullptr;
+  return j;
+}
+
+nlohmann::ordered_json difference_json(const PairedDifference& d) {
+  const auto bound = [](double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nullptr; };
+  return {{"pairs", d.pairs}, {"mean", d.mean}, {"low_95", bound(d.low)}, {"high_95", bound(d.high)}};
+}
+
+} // namespace
+
+void write_trials_csv(const ResolvedScenario& sc, const TrialsResult& t, const std::string& path) {
+  write_file_atomically(path, [&](std::ostream& out) {
+    out << kTrialColumns;
+    for (const TrialRow& r : t.trials)
+      write_trial_row(out, sc, r);
+  });
+}
+
+void write_strategies_trials_csv(const ResolvedScenario& sc, const std::vector<StrategyTrials>& s,
+                                 const std::string& path) {
+  write_file_atomically(path, [&](std::ostream& out) {
+    out << "panel_exchange," << kTrialColumns;
+    for (const StrategyTrials& st : s)
+      for (const TrialRow& r : st.trials.trials) {
+        out << st.name << ',';
+        write_trial_row(out, sc, r);
+      }
+  });
+}
+
+void write_outcome_json(const ResolvedScenario& sc, const TrialsResult& t, const Outcome& o,
+                        const std::string& path) {
+  nlohmann::ordered_json j;
+  j["scenario"] = sc.name;
+  j["mode"] = t.fault_free.mode;
+  j["seed"] = sc.options.seed;
+  j["trials"] = o.trials;
+  j.update(outcome_fields(t, o));
   write_file_atomically(path, [&](std::ostream& out) { out << j.dump(2) << "\n"; });
+}
+
+void write_strategies_outcome_json(const ResolvedScenario& sc, const std::vector<StrategyTrials>& s,
+                                   const std::vector<StrategyComparison>& differences,
+                                   const std::string& path) {
+  nlohmann::ordered_json j;
+  j["scenario"] = sc.name;
+  j["mode"] = s.empty() ? "" : s.front().trials.fault_free.mode;
+  j["seed"] = sc.options.seed;
+  j["trials"] = s.empty() ? 0 : s.front().outcome.trials;
+  j["common_random_numbers"] = "trial i of every strategy draws RandomStreams(seed, i)";
+  j["strategies"] = nlohmann::ordered_json::array();
+  for (const StrategyTrials& st : s)
+    j["strategies"].push_back(outcome_fields(st.trials, st.outcome));
+  j["differences"] = nlohmann::ordered_json::array();
+  for (const StrategyComparison& c : differences)
+    j["differences"].push_back({{"a", c.a},
+                                {"b", c.b},
+                                {"time_s", difference_json(c.time_s)},
+                                {"rmax_flops_per_s", difference_json(c.rmax_flops_per_s)},
+                                {"p_complete", difference_json(c.p_complete)}});
+  write_file_atomically(path, [&](std::ostream& out) { out << j.dump(2) << "\n"; });
+}
+
+void print_differences(const std::vector<StrategyComparison>& differences, std::ostream& out) {
+  const auto interval = [](const PairedDifference& d, double scale) {
+    std::ostringstream o;
+    o << d.mean * scale << " [" << d.low * scale << ", " << d.high * scale << "]";
+    return o.str();
+  };
+  for (const StrategyComparison& c : differences) {
+    out << c.a << " - " << c.b << " (paired, 95%): P(complete) " << interval(c.p_complete, 1.0) << " over "
+        << c.p_complete.pairs << " trials; time " << interval(c.time_s, 1.0) << " s, Rmax "
+        << interval(c.rmax_flops_per_s, 1e-15) << " PF/s over the " << c.time_s.pairs
+        << " trials both completed";
+    const bool time_clear = c.time_s.pairs >= 2 && (c.time_s.low > 0 || c.time_s.high < 0);
+    const bool p_clear = c.p_complete.low > 0 || c.p_complete.high < 0;
+    out << (time_clear || p_clear ? "" : ": no difference at 95%") << "\n";
+  }
 }
 
 void print_outcome(const TrialsResult& t, const Outcome& o, std::ostream& out) {

@@ -5,10 +5,12 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "sim/run/trials.hpp"
 #include "sim/scenario/scenario_defaults.hpp"
 #include "sim/study/outcome.hpp"
+#include "sim/study/strategies.hpp"
 
 namespace hplsim::sim {
 
@@ -21,6 +23,25 @@ void write_trials_csv(const ResolvedScenario& scenario, const TrialsResult& tria
 /// Writes outcome.json: the scenario's identity, the fault-free run, the outcome statistics.
 void write_outcome_json(const ResolvedScenario& scenario, const TrialsResult& trials, const Outcome& outcome,
                         const std::string& path);
+/// One strategy's trials (--strategies), its name as panel_exchange says it.
+struct StrategyTrials {
+  std::string name;
+  TrialsResult trials;
+  Outcome outcome;
+};
+/// trials.csv of several strategies: a leading panel_exchange column, each
+/// strategy's rows in trial order.
+void write_strategies_trials_csv(const ResolvedScenario& scenario,
+                                 const std::vector<StrategyTrials>& strategies, const std::string& path);
+/// outcome.json of several strategies: each one's outcome and every pair's
+/// paired differences (sim/study/strategies.hpp).
+void write_strategies_outcome_json(const ResolvedScenario& scenario,
+                                   const std::vector<StrategyTrials>& strategies,
+                                   const std::vector<StrategyComparison>& differences,
+                                   const std::string& path);
+/// The differences on stdout, each said to be clear of zero or not.
+void print_differences(const std::vector<StrategyComparison>& differences, std::ostream& out);
+
 /// The outcome on stdout.
 void print_outcome(const TrialsResult& trials, const Outcome& outcome, std::ostream& out);
 

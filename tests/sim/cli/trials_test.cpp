@@ -134,5 +134,74 @@ TEST(Trials, BadFlagsAreErrorsNamingTheFlag) {
   EXPECT_NE(j.err.find("--jobs"), std::string::npos) << j.err;
 }
 
+// --strategies: every strategy's trials on the same draws (common random
+// numbers). Reference mode, NIC cable flaps (1 s) and node failures drawn on
+// small-dragonfly: each trial ends by the same node failure, or completes,
+// under every strategy, and outcome.json's paired difference is the mean of
+// the rows' differences (recomputed here from trials.csv).
+TEST(Trials, StrategiesAreComparedOnTheSameDraws) {
+  TempDir dir;
+  write_text(dir / "mix.textproto",
+             with_faults("faults {\n  failure_process { law: EXPONENTIAL rate_per_node_per_hour: 100 }\n"
+                         "  flap_process { classes { link_class: NIC_PORT rate_per_link_per_hour: 40\n"
+                         "    duration { law: FIXED mean_s: 0.5 } } }\n}\n"));
+  const CliResult r = run_hplsim({"run", (dir / "mix.textproto").string(), "--trials", "4", "--strategies",
+                                  "P2P,COLLECTIVE", "--out", (dir / "out").string()},
+                                 dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = lines(read_text(dir / "out" / "trials.csv"));
+  ASSERT_EQ(rows.size(), 9u);
+  EXPECT_EQ(rows[0].rfind("panel_exchange,trial,", 0), 0u);
+  const auto cols = [&](std::size_t i) {
+    std::vector<std::string> c;
+    std::istringstream in(rows[i]);
+    for (std::string x; std::getline(in, x, ',');)
+      c.push_back(x);
+    return c;
+  };
+  double sum = 0.0;
+  int both = 0;
+  for (std::size_t t = 1; t <= 4; ++t) {
+    const auto p2p = cols(t), coll = cols(t + 4);
+    EXPECT_EQ(p2p[0], "p2p");
+    EXPECT_EQ(coll[0], "collective");
+    EXPECT_EQ(p2p[1], coll[1]);
+    EXPECT_EQ(p2p[7], coll[7]) << "trial " << t - 1 << ": the same run-ending event"; // ending_event
+    if (p2p[3] == "true" && coll[3] == "true") {
+      sum += std::stod(p2p[4]) - std::stod(coll[4]);
+      ++both;
+    }
+  }
+  const auto j = nlohmann::json::parse(read_text(dir / "out" / "outcome.json"));
+  ASSERT_EQ(j["strategies"].size(), 2u);
+  ASSERT_EQ(j["differences"].size(), 1u);
+  const auto d = j["differences"][0];
+  EXPECT_EQ(d["a"], "p2p");
+  EXPECT_EQ(d["time_s"]["pairs"].get<int>(), both);
+  if (both > 0) {
+    EXPECT_NEAR(d["time_s"]["mean"].get<double>(), sum / both, 1e-12);
+  }
+  EXPECT_NE(r.out.find("p2p - collective (paired, 95%)"), std::string::npos) << r.out;
+}
+
+TEST(Trials, StrategiesNeedTrialsAndKnownNames) {
+  TempDir dir;
+  const std::string sc = source_path("scenarios/small-dragonfly.textproto");
+  const CliResult no_trials =
+      run_hplsim({"run", sc, "--strategies", "P2P,HYBRID", "--out", (dir / "o").string()}, dir);
+  EXPECT_EQ(no_trials.exit_code, 1);
+  EXPECT_NE(no_trials.err.find("--strategies"), std::string::npos) << no_trials.err;
+  const CliResult bad = run_hplsim(
+      {"run", sc, "--trials", "2", "--strategies", "P2P,hybrid", "--out", (dir / "o").string()}, dir);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--strategies"), std::string::npos) << bad.err;
+  const CliResult mxp =
+      run_hplsim({"run", source_path("scenarios/aurora-mxp-sc24.textproto"), "--trials", "2", "--strategies",
+                  "P2P", "--mode", "analytic", "--out", (dir / "o").string()},
+                 dir);
+  EXPECT_EQ(mxp.exit_code, 1);
+  EXPECT_NE(mxp.err.find("--strategies: only HPL"), std::string::npos) << mxp.err;
+}
+
 } // namespace
 } // namespace hplsim::sim::testing
