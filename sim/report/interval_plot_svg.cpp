@@ -109,7 +109,11 @@ void panel(std::ostringstream& out, const IntervalPanel& p, const std::string& x
 } // namespace
 
 std::string interval_plot_svg(const std::string& x_label, const std::vector<IntervalPanel>& panels) {
-  const double height = kTopMargin + double(panels.size()) * (kPanelHeight + kPanelGap);
+  bool slanted = false;
+  for (const IntervalPanel& p : panels)
+    slanted = slanted || p.x_labels.size() > 3;
+  const double gap = slanted ? 2 * kPanelGap : kPanelGap; // room for the slanted names
+  const double height = kTopMargin + double(panels.size()) * (kPanelHeight + gap);
   std::ostringstream out;
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << px(kWidth) << "\" height=\"" << px(height)
@@ -117,7 +121,7 @@ std::string interval_plot_svg(const std::string& x_label, const std::vector<Inte
       << "\" font-family=\"sans-serif\" font-size=\"13\">\n"
       << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   for (std::size_t i = 0; i < panels.size(); ++i)
-    panel(out, panels[i], x_label, kTopMargin + double(i) * (kPanelHeight + kPanelGap));
+    panel(out, panels[i], x_label, kTopMargin + double(i) * (kPanelHeight + gap));
   out << "</svg>\n";
   return out.str();
 }

@@ -12,6 +12,7 @@ namespace hplsim::sim {
 struct IntervalPanel {
   std::string title, y_label;
   std::vector<double> x, y, low, high; ///< NaN y: no point there; an infinite bound is drawn to the frame
+  std::vector<std::string> x_labels;   ///< when given, written under the points instead of x
   std::optional<std::size_t> best;     ///< ringed
 };
 

@@ -129,7 +129,7 @@ std::vector<DominantRun> dominant_phases(const RunResult& result) {
   return runs;
 }
 
-void write_summary_json(const RunResult& result, const std::string& path) {
+std::string summary_json_text(const RunResult& result) {
   nlohmann::ordered_json j;
   j["benchmark"] = result.benchmark;
   j["mode"] = result.mode;
@@ -179,7 +179,12 @@ void write_summary_json(const RunResult& result, const std::string& path) {
     j["refinement_s"] = result.refinement_s;
     j["refinement_iterations"] = result.refinement_iterations;
   }
-  write_file_atomically(path, [&j](std::ostream& out) { out << j.dump(2) << '\n'; });
+  return j.dump(2) + '\n';
+}
+
+void write_summary_json(const RunResult& result, const std::string& path) {
+  const std::string text = summary_json_text(result);
+  write_file_atomically(path, [&text](std::ostream& out) { out << text; });
 }
 
 void write_steps_csv(const RunResult& result, const std::string& path) {

@@ -61,6 +61,8 @@ double step_rate_tflops(const StepRecord& record);
 /// text that reads back to the same value; non-finite ones as null.
 /// Throws OutputError (sim/support/errors.hpp) when the file cannot be written.
 void write_summary_json(const RunResult& result, const std::string& path);
+/// The same document as text (a sweep's point sends it back to be tabulated).
+std::string summary_json_text(const RunResult& result);
 
 /// steps.csv: header
 ///   step,matrix_fraction,start_s,end_s,step_s,pfact_s,bcast_s,swap_s,trsm_s,gemm_s,solve_s,

@@ -74,6 +74,23 @@ TEST(Mpi, TrialsUnderTwoRanksWriteTheSameFilesAsOneProcess) {
   EXPECT_EQ(read_text(dir / "local" / "outcome.json"), read_text(dir / "mpi" / "outcome.json"));
 }
 
+TEST(Mpi, SweepUnderTwoRanksWritesTheSameSweepAsOneProcess) {
+  TempDir dir;
+  const std::vector<std::string> common = {"--grids",    "auto:0.2-1", "--vary",
+                                           "NB=128,256", "--mode",     "analytic"};
+  std::vector<std::string> local = {"sweep", source_path("scenarios/small-dragonfly.textproto"), "--out",
+                                    (dir / "local").string()};
+  std::vector<std::string> mpi = {"sweep", source_path("scenarios/small-dragonfly.textproto"), "--out",
+                                  (dir / "mpi").string()};
+  local.insert(local.end(), common.begin(), common.end());
+  mpi.insert(mpi.end(), common.begin(), common.end());
+  ASSERT_EQ(run_hplsim(local, dir).exit_code, 0);
+  const CliResult two = run_mpi(2, mpi, dir);
+  ASSERT_EQ(two.exit_code, 0) << two.err;
+  EXPECT_EQ(read_text(dir / "local" / "sweep.csv"), read_text(dir / "mpi" / "sweep.csv"));
+  EXPECT_EQ(read_text(dir / "local" / "sweep.svg"), read_text(dir / "mpi" / "sweep.svg"));
+}
+
 TEST(Mpi, AnErrorOnTheRanksEndsTheJobWithItsExitCode) {
   TempDir dir;
   const CliResult r =

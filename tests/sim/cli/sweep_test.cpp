@@ -1,0 +1,77 @@
+// hplsim sweep (docs/studies.md, "Sweeps"): the ranking, sweep.csv and its
+// reproducibility, and the flags' errors.
+#include <algorithm>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "tests/sim/cli/cli_runner.hpp"
+
+namespace hplsim::sim::testing {
+namespace {
+
+// small-dragonfly in fast mode at NB 128 and 256 (~13 s on 2 cores): NB 128
+// samples windows (its own jackknife), NB 256's 48 steps are all simulated.
+TEST(SweepCli, RanksThePointsAndWritesOneRowEach) {
+  TempDir dir;
+  const std::vector<std::string> args = {"sweep",  source_path("scenarios/small-dragonfly.textproto"),
+                                         "--vary", "NB=128,256",
+                                         "--mode", "fast",
+                                         "--out",  (dir / "a").string()};
+  const CliResult r = run_hplsim(args, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Rule: P x Q:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1     NB="), std::string::npos) << r.out;
+  const std::string csv = read_text(dir / "a" / "sweep.csv");
+  EXPECT_EQ(csv.rfind("NB,benchmark,mode,seed,n,nb,p,q,", 0), 0u) << csv.substr(0, 200);
+  EXPECT_NE(csv.find("crossover_fraction"), std::string::npos);
+  EXPECT_NE(csv.find("rmax_sampling_error_fraction"), std::string::npos);
+  EXPECT_NE(csv.find("\n128,hpl,fast,1,12288,128,12,24,"), std::string::npos) << csv;
+  // NB 256: N 12,288 is already a multiple of it.
+  EXPECT_NE(csv.find("\n256,hpl,fast,1,12288,256,12,24,"), std::string::npos) << csv;
+  EXPECT_NE(read_text(dir / "a" / "sweep.svg").find("class=\"best\""), std::string::npos);
+}
+
+TEST(SweepCli, TheSameSweepGivesTheSameBytes) {
+  TempDir dir;
+  const auto run = [&](const char* out) {
+    const CliResult r =
+        run_hplsim({"sweep", source_path("scenarios/small-dragonfly.textproto"), "--grids", "auto:0.2-1",
+                    "--vary", "bcast=1rg,2rM", "--mode", "analytic", "--out", (dir / out).string()},
+                   dir);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return read_text(dir / out / "sweep.csv");
+  };
+  const std::string a = run("a");
+  EXPECT_EQ(a, run("b"));
+  // 2 broadcasts x 4 grids of 288 ranks with 0.2 <= P/Q <= 1 (8x36, 9x32, 12x24, 16x18): 8 rows + header.
+  EXPECT_EQ(std::count(a.begin(), a.end(), '\n'), 9);
+}
+
+TEST(SweepCli, BadFlagsAreErrorsNamingTheFlag) {
+  TempDir dir;
+  const std::string sc = source_path("scenarios/small-dragonfly.textproto");
+  struct Case {
+    std::vector<std::string> args;
+    int code;
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {{"sweep", sc, "--vary", "colour=red"}, 1, "--vary colour=red: unknown name"},
+      {{"sweep", sc, "--vary", "NB=abc"}, 1, "--vary NB=abc"},
+      {{"sweep", sc, "--grids", "auto:2-3"}, 1, "--grids auto:2-3"},
+      {{"sweep", sc}, 1, "nothing varies"},
+      {{"sweep", sc, "--vary", "workload.nbb=1"}, 1, "workload.nbb"},
+      {{"sweep", sc, "--vary", "NB=128", "--jobs", "0"}, 2, "--jobs"},
+  };
+  for (const Case& c : cases) {
+    auto args = c.args;
+    args.insert(args.end(), {"--out", (dir / "o").string()});
+    const CliResult r = run_hplsim(args, dir);
+    EXPECT_EQ(r.exit_code, c.code) << c.says << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+  }
+}
+
+} // namespace
+} // namespace hplsim::sim::testing
