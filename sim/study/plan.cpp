@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "sim/report/interval_plot_svg.hpp"
+#include "sim/study/units.hpp"
 #include "sim/support/output_files.hpp"
 
 namespace hplsim::sim {
@@ -39,12 +40,6 @@ bool better(Objective o, double a, double b) {
   return o == Objective::RmaxInWindow ? a > b : a < b;
 }
 
-std::string hours(double s) {
-  if (std::isinf(s)) return "inf";
-  std::ostringstream o;
-  o << std::fixed << std::setprecision(2) << s / 3600.0;
-  return o.str();
-}
 std::string fixed(double v, int digits) {
   std::ostringstream o;
   o << std::fixed << std::setprecision(digits) << v;
@@ -218,10 +213,19 @@ void write_plan_svg(const std::vector<PlanPoint>& points, const std::vector<Obje
 
 void print_plan(const std::vector<PlanPoint>& points, const std::vector<Objective>& objectives,
                 double window_h, std::ostream& out) {
+  double top_rate = 0.0, top_time = 0.0;
+  for (const PlanPoint& p : points) {
+    top_rate = std::max(top_rate, p.fault_free_rmax_flops_per_s);
+    top_time = std::max(top_time, p.fault_free_time_s);
+  }
+  const Unit r = rate_unit(top_rate), t = time_unit(top_time);
+  const auto rate = [&](double v, int digits) { return fixed(v / r.scale, digits); };
+  const auto time = [&](double v) { return std::isinf(v) ? std::string("inf") : fixed(v / t.scale, 2); };
   out << std::left << std::setw(7) << "nodes" << std::setw(11) << "P x Q" << std::setw(11) << "N"
-      << std::right << std::setw(10) << "time h" << std::setw(9) << "EF/s" << std::setw(9) << "err %"
-      << std::setw(20) << "P(complete) [95%]" << std::setw(20) << "E[to result] h" << std::setw(24)
-      << ("E[Rmax in " + fixed(window_h, 0) + " h] EF/s") << "\n";
+      << std::right << std::setw(10) << (std::string("time ") + t.name) << std::setw(9) << r.name
+      << std::setw(9) << "err %" << std::setw(20) << "P(complete) [95%]" << std::setw(22)
+      << (std::string("E[to result] ") + t.name) << std::setw(26)
+      << ("E[Rmax in " + fixed(window_h, 0) + " h] " + r.name) << "\n";
   for (const PlanPoint& p : points) {
     out << std::left << std::setw(7) << p.nodes << std::setw(11)
         << (std::to_string(p.p) + " x " + std::to_string(p.q)) << std::setw(11) << p.n << std::right;
@@ -229,17 +233,17 @@ void print_plan(const std::vector<PlanPoint>& points, const std::vector<Objectiv
       out << "  not simulated: " << p.failure << "\n";
       continue;
     }
-    out << std::setw(10) << hours(p.fault_free_time_s) << std::setw(9)
-        << fixed(p.fault_free_rmax_flops_per_s / 1e18, 4) << std::setw(9)
+    out << std::setw(10) << time(p.fault_free_time_s) << std::setw(9)
+        << rate(p.fault_free_rmax_flops_per_s, 4) << std::setw(9)
         << (p.sampling_error_fraction >= 0 ? fixed(100 * p.sampling_error_fraction, 2) : "-") << std::setw(20)
         << (fixed(p.p_complete, 3) + " [" + fixed(p.p_complete_low, 2) + "," + fixed(p.p_complete_high, 2) +
             "]")
-        << std::setw(20)
-        << (hours(p.time_to_result_s) + " [" + hours(p.time_to_result_low_s) + "," +
-            hours(p.time_to_result_high_s) + "]")
-        << std::setw(24)
-        << (fixed(p.rmax_in_window_flops_per_s / 1e18, 4) + " [" + fixed(p.rmax_in_window_low / 1e18, 3) +
-            "," + fixed(p.rmax_in_window_high / 1e18, 3) + "]")
+        << std::setw(22)
+        << (time(p.time_to_result_s) + " [" + time(p.time_to_result_low_s) + "," +
+            time(p.time_to_result_high_s) + "]")
+        << std::setw(26)
+        << (rate(p.rmax_in_window_flops_per_s, 4) + " [" + rate(p.rmax_in_window_low, 3) + "," +
+            rate(p.rmax_in_window_high, 3) + "]")
         << "\n";
   }
   for (const Objective o : objectives) {

@@ -11,6 +11,7 @@
 
 #include "sim/report/interval_plot_svg.hpp"
 #include "sim/scenario/grid_rule.hpp"
+#include "sim/study/units.hpp"
 #include "sim/support/errors.hpp"
 #include "sim/support/output_files.hpp"
 
@@ -374,9 +375,9 @@ void print_ranking(const std::vector<SweepResult>& results, const std::vector<Ra
   for (const SweepResult& r : results)
     width = std::max(width, label_of(r).size());
   // A unit the best point reads in with a few digits before the point.
-  const double best = ranking.empty() ? 0.0 : ranking.front().rmax_flops_per_s;
-  const double unit = best >= 1e18 ? 1e18 : best >= 1e15 ? 1e15 : best >= 1e12 ? 1e12 : 1e9;
-  const char* unit_name = unit == 1e18 ? "EF/s" : unit == 1e15 ? "PF/s" : unit == 1e12 ? "TF/s" : "GF/s";
+  const Unit u = rate_unit(ranking.empty() ? 0.0 : ranking.front().rmax_flops_per_s);
+  const double unit = u.scale;
+  const char* unit_name = u.name;
   const bool any_error =
       std::any_of(ranking.begin(), ranking.end(), [](const Ranked& r) { return r.sampling_error >= 0; });
   out << std::left << std::setw(6) << "rank" << std::setw(static_cast<int>(width) + 2) << "point"
