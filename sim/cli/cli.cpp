@@ -29,10 +29,9 @@ int run_cli(int argc, char** argv) {
   CLI::App app{"hplsim: discrete-event simulation of HPL and HPL-MxP runs on exascale machines"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Help for every subcommand");
-  const std::vector<Command> commands = {add_run_command(app),   add_topo_command(app),
-                                         add_trace_command(app), add_calibrate_command(app),
-                                         add_osu_command(app),   add_plan_command(app),
-                                         add_sweep_command(app)};
+  const std::vector<Command> commands = {
+      add_run_command(app), add_topo_command(app), add_trace_command(app), add_calibrate_command(app),
+      add_osu_command(app), add_plan_command(app), add_sweep_command(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/study_items.hpp"
 #include "sim/distributed/world.hpp"
 #include "sim/run/simulate.hpp"
 #include "sim/run/trials.hpp"
@@ -133,29 +134,16 @@ int plan(PlanArgs a) {
               << "Rule: " << kRederiveRule << "\n";
   }
   const int jobs = a.jobs > 0 ? a.jobs : window_workers(0);
-  std::vector<std::size_t> mine;
-  for (std::size_t i = 0; i < points.size(); ++i)
-    if (world.owns(i)) mine.push_back(i);
-  std::vector<std::pair<std::size_t, std::string>> answers;
-  run_in_children(
-      mine.size(), 1, [&](std::size_t at) { return simulate_point(points[mine[at]], a, jobs); },
-      [&](std::size_t at, const std::string& bytes) {
-        answers.emplace_back(mine[at], bytes);
-        std::cerr << "plan: " << points[mine[at]].workload.nodes << " nodes done\n";
-      });
-  const std::vector<std::string> gathered = world.gather(pack_items(answers));
-  if (!world.is_root()) return kExitOk;
+  const auto answers = run_study_items(
+      points.size(), 1, [&](std::size_t i) { return simulate_point(points[i], a, jobs); },
+      [&](std::size_t i) { std::cerr << "plan: " << points[i].workload.nodes << " nodes done\n"; });
+  if (!answers) return kExitOk; // another rank's: rank 0 writes the files
   std::vector<PlanPoint> results(points.size());
-  std::vector<bool> have(points.size(), false);
-  for (const std::string& packed : gathered)
-    for (const auto& [index, bytes] : unpack_items(packed)) {
-      if (index >= results.size() || bytes.size() != sizeof(PlanPoint))
-        throw std::runtime_error("plan: a point's answer is malformed");
-      std::memcpy(&results[index], bytes.data(), sizeof(PlanPoint));
-      have[index] = true;
-    }
-  if (std::find(have.begin(), have.end(), false) != have.end())
-    throw std::runtime_error("plan: a point's answer is missing");
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if ((*answers)[i].size() != sizeof(PlanPoint))
+      throw std::runtime_error("plan: a point's answer is malformed");
+    std::memcpy(&results[i], (*answers)[i].data(), sizeof(PlanPoint));
+  }
   print_plan(results, objectives, a.window_hours, std::cout);
   write_plan_csv(results, a.out_dir + "/plan.csv");
   write_plan_svg(results, objectives, a.window_hours, a.out_dir + "/plan.svg");

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/study_items.hpp"
 #include "sim/distributed/world.hpp"
 #include "sim/report/report.hpp"
 #include "sim/run/simulate.hpp"
@@ -64,28 +65,14 @@ int sweep(SweepArgs a) {
               << to_string(effective_mode(base)) << " mode, seed " << base.options.seed
               << "\nRule: " << kSweepRule << "\n";
   }
-  std::vector<std::size_t> mine;
+  const auto answers = run_study_items(
+      points.size(), fast ? 1 : cpus,
+      [&](std::size_t i) { return summary_json_text(simulate(scenarios[i], {})); },
+      [&](std::size_t i) { std::cerr << "sweep: point " << i + 1 << " of " << points.size() << " done\n"; });
+  if (!answers) return kExitOk; // another rank's: rank 0 writes the files
+  std::vector<SweepResult> results;
   for (std::size_t i = 0; i < points.size(); ++i)
-    if (world.owns(i)) mine.push_back(i);
-  std::vector<std::pair<std::size_t, std::string>> answers;
-  run_in_children(
-      mine.size(), fast ? 1 : cpus,
-      [&](std::size_t at) { return summary_json_text(simulate(scenarios[mine[at]], {})); },
-      [&](std::size_t at, const std::string& summary) {
-        answers.emplace_back(mine[at], summary);
-        std::cerr << "sweep: point " << mine[at] + 1 << " of " << points.size() << " done\n";
-      });
-  const std::vector<std::string> gathered = world.gather(pack_items(answers));
-  if (!world.is_root()) return kExitOk;
-  std::vector<SweepResult> results(points.size());
-  std::size_t received = 0;
-  for (const std::string& packed : gathered)
-    for (auto& [index, summary] : unpack_items(packed)) {
-      if (index >= results.size()) throw std::runtime_error("sweep: a point's answer is malformed");
-      results[index] = {points[index].values, std::move(summary)};
-      ++received;
-    }
-  if (received != points.size()) throw std::runtime_error("sweep: a point's answer is missing");
+    results.push_back({points[i].values, (*answers)[i]});
   const std::vector<Ranked> ranking = rank_points(results);
   print_ranking(results, ranking, std::cout);
   write_sweep_csv(results, ranking, a.out_dir + "/sweep.csv");
