@@ -72,17 +72,30 @@ void panel(std::ostringstream& out, const IntervalPanel& p, const std::string& x
   const double mid = (top + bottom) / 2;
   out << "<text x=\"24\" y=\"" << px(mid) << "\" text-anchor=\"middle\" transform=\"rotate(-90 24 " << px(mid)
       << ")\">" << escape(p.y_label) << "</text>\n";
-  for (std::size_t i = 0; i < n; ++i)
-    text(out, x_of(i), bottom + 18, label(p.x[i]));
-  text(out, (kLeft + kRight) / 2, bottom + 38, x_label);
-  out << "<polyline class=\"value\" fill=\"none\" stroke=\"" << kColor << "\" stroke-width=\"1.5\" points=\"";
-  bool first = true;
-  for (std::size_t i = 0; i < n; ++i)
-    if (finite(p.y[i])) {
-      out << (first ? "" : " ") << px(x_of(i)) << ',' << px(y_of(p.y[i]));
-      first = false;
-    }
-  out << "\"/>\n";
+  // Named points slant when there are many, so their names do not overlap.
+  const bool slant = p.x_labels.size() > 3;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string name = i < p.x_labels.size() ? p.x_labels[i] : label(p.x[i]);
+    if (slant)
+      out << "<text x=\"" << px(x_of(i)) << "\" y=\"" << px(bottom + 14)
+          << "\" text-anchor=\"end\" font-size=\"11\" transform=\"rotate(-25 " << px(x_of(i)) << ' '
+          << px(bottom + 14) << ")\">" << escape(name) << "</text>\n";
+    else
+      text(out, x_of(i), bottom + 18, name);
+  }
+  if (!slant) text(out, (kLeft + kRight) / 2, bottom + 38, x_label);
+  // Points in order along x are joined; named points (a sweep's) are not a series.
+  if (p.x_labels.empty()) {
+    out << "<polyline class=\"value\" fill=\"none\" stroke=\"" << kColor
+        << "\" stroke-width=\"1.5\" points=\"";
+    bool first = true;
+    for (std::size_t i = 0; i < n; ++i)
+      if (finite(p.y[i])) {
+        out << (first ? "" : " ") << px(x_of(i)) << ',' << px(y_of(p.y[i]));
+        first = false;
+      }
+    out << "\"/>\n";
+  }
   for (std::size_t i = 0; i < n; ++i) {
     if (!finite(p.y[i])) {
       text(out, x_of(i), bottom - 8, "none", "middle", " fill=\"#888\"");

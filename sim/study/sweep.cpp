@@ -352,7 +352,11 @@ void write_sweep_svg(const std::vector<SweepResult>& results, const std::vector<
                      const std::string& path) {
   IntervalPanel p;
   p.title = "Rmax of each point, whiskers: twice its sampling error";
-  p.y_label = "PF/s";
+  double top = 0.0;
+  for (const Ranked& r : ranking)
+    top = std::max(top, r.rmax_flops_per_s);
+  const Unit unit = rate_unit(top);
+  p.y_label = unit.name;
   std::vector<const Ranked*> by_index(results.size());
   for (const Ranked& r : ranking)
     by_index[r.index] = &r;
@@ -361,9 +365,9 @@ void write_sweep_svg(const std::vector<SweepResult>& results, const std::vector<
     const double e = std::max(0.0, r.sampling_error) * r.rmax_flops_per_s;
     p.x.push_back(double(i + 1));
     p.x_labels.push_back(label_of(results[i]));
-    p.y.push_back(r.rmax_flops_per_s > 0 ? r.rmax_flops_per_s / 1e15 : std::nan(""));
-    p.low.push_back((r.rmax_flops_per_s - 2 * e) / 1e15);
-    p.high.push_back((r.rmax_flops_per_s + 2 * e) / 1e15);
+    p.y.push_back(r.rmax_flops_per_s > 0 ? r.rmax_flops_per_s / unit.scale : std::nan(""));
+    p.low.push_back((r.rmax_flops_per_s - 2 * e) / unit.scale);
+    p.high.push_back((r.rmax_flops_per_s + 2 * e) / unit.scale);
   }
   if (!ranking.empty()) p.best = ranking.front().index;
   write_interval_plot_svg("point", {p}, path);
