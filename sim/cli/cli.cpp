@@ -25,6 +25,21 @@ void add_scenario_flags(CLI::App* cmd, ScenarioOverrides& ov) {
   cmd->add_option("--depth", ov.depth, "Look-ahead depth 0 or 1 (workload.depth)");
 }
 
+void add_study_scenario_flags(CLI::App* cmd, StudyScenarioFlags& f) {
+  cmd->add_option("--mode", f.mode, "reference | fast | analytic | auto (default: the scenario's)")
+      ->check(CLI::IsMember({"reference", "fast", "analytic", "auto"}));
+  cmd->add_option("--seed", f.seed, "Random seed (default: the scenario's)");
+  cmd->add_option("--set", f.set, "Override a scenario field: FIELD.PATH=VALUE (repeatable)");
+}
+
+ScenarioOverrides StudyScenarioFlags::overrides(const CLI::App& cmd) const {
+  ScenarioOverrides o;
+  o.set = set;
+  if (!mode.empty()) o.mode = mode;
+  if (cmd.count("--seed") > 0) o.seed = seed;
+  return o;
+}
+
 int run_cli(int argc, char** argv) {
   CLI::App app{"hplsim: discrete-event simulation of HPL and HPL-MxP runs on exascale machines"};
   app.require_subcommand(1);

@@ -4,6 +4,8 @@
 // dispatcher (sim/cli/cli.cpp) runs the one that was parsed and is the only
 // place that turns errors into exit codes (sim/support/errors.hpp).
 #include <functional>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -27,5 +29,16 @@ Command add_sweep_command(CLI::App& app);
 /// The scenario flags every verb that takes a scenario shares: --set and the
 /// HPL.dat-style --nodes --ppn --N --NB --P --Q --depth.
 void add_scenario_flags(CLI::App* cmd, ScenarioOverrides& overrides);
+
+/// What a study's verbs (plan, sweep) take of the scenario: --mode, --seed,
+/// --set (the workload itself is theirs to vary).
+struct StudyScenarioFlags {
+  std::string mode;
+  unsigned long long seed = 0;
+  std::vector<std::string> set;
+  /// The overrides they make; call once parsed (`cmd` tells whether --seed was given).
+  ScenarioOverrides overrides(const CLI::App& cmd) const;
+};
+void add_study_scenario_flags(CLI::App* cmd, StudyScenarioFlags& flags);
 
 } // namespace hplsim::sim

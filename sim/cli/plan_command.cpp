@@ -30,14 +30,12 @@ namespace hplsim::sim {
 namespace {
 
 struct PlanArgs {
-  std::string path, out_dir, mode;
+  std::string path, out_dir;
   std::vector<int> nodes;
   std::vector<std::string> objectives = {"rmax-in-window", "time-to-result"};
   double window_hours = 24.0;
   int trials = 50, jobs = 0;
-  unsigned long long seed = 0;
-  bool seed_given = false;
-  std::vector<std::string> set;
+  StudyScenarioFlags scenario;
 };
 
 // The scenario at `nodes` nodes, re-derived by the grid rule and validated as
@@ -108,12 +106,8 @@ std::string simulate_point(const ResolvedScenario& sc, const PlanArgs& a, int jo
   return std::string(reinterpret_cast<const char*>(&p), sizeof p);
 }
 
-int plan(PlanArgs a) {
+int plan(PlanArgs a, const ScenarioOverrides& overrides) {
   const World& world = World::current();
-  ScenarioOverrides overrides;
-  overrides.set = a.set;
-  if (!a.mode.empty()) overrides.mode = a.mode;
-  if (a.seed_given) overrides.seed = a.seed;
   if (a.out_dir.empty()) a.out_dir = "hplsim-out/" + std::filesystem::path(a.path).stem().string() + "-plan";
   const ResolvedScenario base = resolve(load_scenario(a.path, overrides));
   check_node_counts(a.nodes, base);
@@ -172,14 +166,8 @@ Command add_plan_command(CLI::App& app) {
   cmd->add_option("--jobs", args->jobs, "Processes at a time per node count (default: the CPUs available)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--out", args->out_dir, "Output directory (default: hplsim-out/<scenario name>-plan)");
-  cmd->add_option("--mode", args->mode, "reference | fast | analytic | auto (default: the scenario's)")
-      ->check(CLI::IsMember({"reference", "fast", "analytic", "auto"}));
-  cmd->add_option("--seed", args->seed, "Random seed (default: the scenario's)");
-  cmd->add_option("--set", args->set, "Override a scenario field: FIELD.PATH=VALUE (repeatable)");
-  return {cmd, [args, cmd]() {
-            args->seed_given = cmd->count("--seed") > 0;
-            return plan(*args);
-          }};
+  add_study_scenario_flags(cmd, args->scenario);
+  return {cmd, [args, cmd]() { return plan(*args, args->scenario.overrides(*cmd)); }};
 }
 
 } // namespace hplsim::sim

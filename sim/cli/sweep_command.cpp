@@ -24,19 +24,14 @@ namespace hplsim::sim {
 namespace {
 
 struct SweepArgs {
-  std::string path, out_dir, mode, grids;
-  std::vector<std::string> vary, set;
+  std::string path, out_dir, grids;
+  std::vector<std::string> vary;
   int jobs = 0;
-  unsigned long long seed = 0;
-  bool seed_given = false;
+  StudyScenarioFlags scenario;
 };
 
-int sweep(SweepArgs a) {
+int sweep(SweepArgs a, const ScenarioOverrides& overrides) {
   const World& world = World::current();
-  ScenarioOverrides overrides;
-  overrides.set = a.set;
-  if (!a.mode.empty()) overrides.mode = a.mode;
-  if (a.seed_given) overrides.seed = a.seed;
   if (a.out_dir.empty()) a.out_dir = "hplsim-out/" + std::filesystem::path(a.path).stem().string() + "-sweep";
   std::vector<Vary> varies;
   for (const std::string& v : a.vary)
@@ -97,14 +92,8 @@ Command add_sweep_command(CLI::App& app) {
   cmd->add_option("--jobs", args->jobs, "Processes at a time (default: the CPUs available)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--out", args->out_dir, "Output directory (default: hplsim-out/<scenario name>-sweep)");
-  cmd->add_option("--mode", args->mode, "reference | fast | analytic | auto (default: the scenario's)")
-      ->check(CLI::IsMember({"reference", "fast", "analytic", "auto"}));
-  cmd->add_option("--seed", args->seed, "Random seed (default: the scenario's)");
-  cmd->add_option("--set", args->set, "Override a scenario field: FIELD.PATH=VALUE (repeatable)");
-  return {cmd, [args, cmd]() {
-            args->seed_given = cmd->count("--seed") > 0;
-            return sweep(*args);
-          }};
+  add_study_scenario_flags(cmd, args->scenario);
+  return {cmd, [args, cmd]() { return sweep(*args, args->scenario.overrides(*cmd)); }};
 }
 
 } // namespace hplsim::sim
