@@ -24,39 +24,51 @@ TEST(CpuMeasure, FitOnEvenShapesPredictsOddShapes) {
   // 0.02-0.22 over 14 runs at load average 5-10). Timings use the thread's CPU
   // time, so another process's compile on the second core does not count as
   // kernel time; it still shares the caches.
+  // A measurement another process disturbed (the suite runs two tests at a
+  // time) is taken again once: the test fails only when both attempts miss.
   hm::MeasureOptions options;
   options.grid = hm::MeasureGrid::Small;
   options.repeats = 5;
   options.kernels = {"cpu.gemm.fp64", "cpu.trsm.fp64", "cpu.pfact.fp64"};
-  const auto samples = hm::measure_cpu_shapes(hm::cpu_measure_grid(options.grid, options.kernels), options);
   const double peak = hm::cpu_peak_fp64(1).flops_per_s;
-  for (const std::string& record : options.kernels) {
-    std::vector<hm::Sample> even, odd;
-    int i = 0;
-    for (const auto& s : samples)
-      if (s.kernel == record) (i++ % 2 == 0 ? even : odd).push_back({s.m, s.n, s.k, s.seconds});
-    ASSERT_GE(even.size(), 3u) << record;
-    ASSERT_GE(odd.size(), 3u) << record;
-    const hm::FitResult fit = hm::fit_kernel(even, record, peak);
-    hm::KernelCalibration c;
-    *c.add_kernels() = fit.params;
-    const hm::KernelModels models(c);
-    std::vector<double> errors;
-    for (const auto& s : odd) {
-      const double predicted = hm::sample_model_seconds(models, record, s);
-      const double rel = (predicted - s.seconds) / s.seconds;
-      std::printf("%-15s %6lld %6lld %6lld measured %.4e predicted %.4e residual %+.3f\n", record.c_str(),
-                  static_cast<long long>(s.m), static_cast<long long>(s.n), static_cast<long long>(s.k),
-                  s.seconds, predicted, rel);
-      EXPECT_LT(std::abs(rel), 0.6) << record << " " << s.m << "x" << s.n << "x" << s.k;
-      errors.push_back(std::abs(rel));
+  std::vector<std::string> misses;
+  for (int attempt = 1; attempt <= 2; ++attempt) {
+    misses.clear();
+    const auto samples = hm::measure_cpu_shapes(hm::cpu_measure_grid(options.grid, options.kernels), options);
+    for (const std::string& record : options.kernels) {
+      std::vector<hm::Sample> even, odd;
+      int i = 0;
+      for (const auto& s : samples)
+        if (s.kernel == record) (i++ % 2 == 0 ? even : odd).push_back({s.m, s.n, s.k, s.seconds});
+      ASSERT_GE(even.size(), 3u) << record;
+      ASSERT_GE(odd.size(), 3u) << record;
+      const hm::FitResult fit = hm::fit_kernel(even, record, peak);
+      hm::KernelCalibration c;
+      *c.add_kernels() = fit.params;
+      const hm::KernelModels models(c);
+      std::vector<double> errors;
+      for (const auto& s : odd) {
+        const double predicted = hm::sample_model_seconds(models, record, s);
+        const double rel = (predicted - s.seconds) / s.seconds;
+        std::printf("attempt %d %-15s %6lld %6lld %6lld measured %.4e predicted %.4e residual %+.3f\n",
+                    attempt, record.c_str(), static_cast<long long>(s.m), static_cast<long long>(s.n),
+                    static_cast<long long>(s.k), s.seconds, predicted, rel);
+        if (std::abs(rel) >= 0.6)
+          misses.push_back(record + " " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+                           std::to_string(s.k) + ": held-out error " + std::to_string(rel));
+        errors.push_back(std::abs(rel));
+      }
+      std::nth_element(errors.begin(), errors.begin() + static_cast<long>(errors.size() / 2), errors.end());
+      if (errors[errors.size() / 2] >= 0.25)
+        misses.push_back(record + ": median held-out error " + std::to_string(errors[errors.size() / 2]));
+      std::printf("%-15s fit on %zu even shapes: max_efficiency %.3f half %.3g overhead %.3g s\n",
+                  record.c_str(), even.size(), fit.params.max_efficiency(), fit.params.half_efficiency_size(),
+                  fit.params.launch_overhead_s());
     }
-    std::nth_element(errors.begin(), errors.begin() + static_cast<long>(errors.size() / 2), errors.end());
-    EXPECT_LT(errors[errors.size() / 2], 0.25) << record << " median held-out error";
-    std::printf("%-15s fit on %zu even shapes: max_efficiency %.3f half %.3g overhead %.3g s\n",
-                record.c_str(), even.size(), fit.params.max_efficiency(), fit.params.half_efficiency_size(),
-                fit.params.launch_overhead_s());
+    if (misses.empty()) break;
   }
+  for (const std::string& m : misses)
+    ADD_FAILURE() << m;
 }
 
 TEST(CpuMeasure, WritesCsvTheFitCanRead) {
