@@ -22,13 +22,17 @@ void closest_grid(int ranks, double p_over_q, int& p, int& q) {
   q = ranks / best_p;
 }
 
+std::int64_t same_memory_per_rank_n(const WorkloadConfig& w, int ranks, std::int64_t nb) {
+  const double n_scaled = double(w.n) * std::sqrt(double(ranks) / double(w.ranks()));
+  return std::max<std::int64_t>(nb, std::int64_t(std::floor(n_scaled / double(nb))) * nb);
+}
+
 Rederived rederive_for_nodes(const WorkloadConfig& w, int nodes) {
   Rederived r;
   r.nodes = nodes;
   const int ranks = nodes * w.ranks_per_node;
   closest_grid(ranks, double(w.p) / double(w.q), r.p, r.q);
-  const double n_scaled = double(w.n) * std::sqrt(double(ranks) / double(w.ranks()));
-  r.n = std::max<std::int64_t>(w.nb, std::int64_t(std::floor(n_scaled / double(w.nb))) * w.nb);
+  r.n = same_memory_per_rank_n(w, ranks, w.nb);
   return r;
 }
 

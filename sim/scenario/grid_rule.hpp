@@ -24,6 +24,10 @@ struct Rederived {
 /// `workload` re-derived for `nodes` nodes by the rule above (N at least NB).
 Rederived rederive_for_nodes(const WorkloadConfig& workload, int nodes);
 
+/// The N of the rule alone: the largest multiple of `nb` (at least `nb`) whose
+/// matrix memory per rank over `ranks` is not above `workload`'s.
+std::int64_t same_memory_per_rank_n(const WorkloadConfig& workload, int ranks, std::int64_t nb);
+
 /// The P x Q of the rule alone: the factorization of `ranks` with P <= Q
 /// closest in log to `p_over_q`.
 void closest_grid(int ranks, double p_over_q, int& p, int& q);

@@ -277,11 +277,7 @@ std::vector<SweepPoint> sweep_points(const ResolvedScenario& base, const Scenari
       pt.overrides.p = p;
       pt.overrides.q = q;
       if (grids) pt.values.emplace_back("PxQ", std::to_string(p) + "x" + std::to_string(q));
-      if (sized && !n_given) {
-        const double n_scaled = double(w0.n) * std::sqrt(double(ranks) / double(w0.ranks()));
-        pt.overrides.n =
-            std::max<long long>(nb, static_cast<long long>(std::floor(n_scaled / double(nb))) * nb);
-      }
+      if (sized && !n_given) pt.overrides.n = same_memory_per_rank_n(w0, ranks, nb);
       points.push_back(std::move(pt));
     }
   }

@@ -33,8 +33,8 @@ const std::map<std::string, std::vector<std::string>>& library_deps() {
       {"sim/study", {"sim/run", "sim/report", "sim/faults", "sim/scenario", "sim/support", "models"}},
       {"sim/report", {"sim/result", "sim/support"}},
       {"sim/cli",
-       {"sim/distributed", "sim/study", "sim/run", "sim/report", "sim/engine", "sim/scenario", "sim/workload", "sim/support",
-        "models"}},
+       {"sim/distributed", "sim/study", "sim/run", "sim/report", "sim/engine", "sim/scenario", "sim/workload",
+        "sim/support", "models"}},
   };
   return deps;
 }

@@ -71,6 +71,18 @@ inline std::string scenario_text(const std::string& relative) {
   return text;
 }
 
+/// small-dragonfly with exponential node failures at 0.311 per node-hour and a
+/// 60 s restart, written into `dir` (the plan and MPI tests): at N 1,228,800
+/// in analytic mode the run takes ~167 s and P(complete) is ~0.5 at 48 nodes
+/// (tests/sim/cli/trials_test.cpp); failures are computed from the steps.
+inline std::string small_dragonfly_with_failures(const TempDir& dir) {
+  const std::string path = (dir / "failures.textproto").string();
+  write_text(path, scenario_text("scenarios/small-dragonfly.textproto") +
+                       "faults {\n  failure_process { law: EXPONENTIAL rate_per_node_per_hour: 0.311 }\n"
+                       "  restart_setup_s: 60\n}\n");
+  return path;
+}
+
 struct CliResult {
   int exit_code = -1; // -1: killed by a signal
   std::string out;

@@ -36,26 +36,26 @@ CliResult run_mpi(int ranks, std::vector<std::string> args, const TempDir& scrat
   return r;
 }
 
-std::string failures_scenario(const TempDir& dir) {
-  const std::string path = (dir / "failures.textproto").string();
-  write_text(path, scenario_text("scenarios/small-dragonfly.textproto") +
-                       "faults {\n  failure_process { law: EXPONENTIAL rate_per_node_per_hour: 0.311 }\n"
-                       "  restart_setup_s: 60\n}\n");
-  return path;
+// `hplsim VERB SCENARIO common...` once alone (--out DIR/local) and once under
+// `mpirun -n 2` (--out DIR/mpi); returns the two results.
+std::pair<CliResult, CliResult> alone_and_under_mpi(const std::string& verb, const std::string& scenario,
+                                                    const std::vector<std::string>& common,
+                                                    const TempDir& dir) {
+  std::vector<std::string> local = {verb, scenario, "--out", (dir / "local").string()};
+  std::vector<std::string> mpi = {verb, scenario, "--out", (dir / "mpi").string()};
+  local.insert(local.end(), common.begin(), common.end());
+  mpi.insert(mpi.end(), common.begin(), common.end());
+  CliResult one = run_hplsim(local, dir);
+  return {one, run_mpi(2, mpi, dir)};
 }
 
 TEST(Mpi, PlanUnderTwoRanksWritesTheSamePlanAsOneProcess) {
   TempDir dir;
-  const std::string sc = failures_scenario(dir);
+  const std::string sc = small_dragonfly_with_failures(dir);
   const std::vector<std::string> common = {"--nodes", "24,36,48", "--trials", "30",
                                            "--mode",  "analytic", "--set",    "workload.n=1228800"};
-  std::vector<std::string> local = {"plan", sc, "--out", (dir / "local").string()};
-  std::vector<std::string> mpi = {"plan", sc, "--out", (dir / "mpi").string()};
-  local.insert(local.end(), common.begin(), common.end());
-  mpi.insert(mpi.end(), common.begin(), common.end());
-  const CliResult one = run_hplsim(local, dir);
+  const auto [one, two] = alone_and_under_mpi("plan", sc, common, dir);
   ASSERT_EQ(one.exit_code, 0) << one.err;
-  const CliResult two = run_mpi(2, mpi, dir);
   ASSERT_EQ(two.exit_code, 0) << two.err;
   EXPECT_EQ(read_text(dir / "local" / "plan.csv"), read_text(dir / "mpi" / "plan.csv"));
   EXPECT_EQ(read_text(dir / "local" / "plan.svg"), read_text(dir / "mpi" / "plan.svg"));
@@ -65,15 +65,11 @@ TEST(Mpi, PlanUnderTwoRanksWritesTheSamePlanAsOneProcess) {
 
 TEST(Mpi, TrialsUnderTwoRanksWriteTheSameFilesAsOneProcess) {
   TempDir dir;
-  const std::string sc = failures_scenario(dir);
+  const std::string sc = small_dragonfly_with_failures(dir);
   // An odd count: the ranks' shares differ (rank 0 has one more).
   const std::vector<std::string> common = {"--trials", "41", "--mode", "analytic", "--N", "1228800"};
-  std::vector<std::string> local = {"run", sc, "--out", (dir / "local").string()};
-  std::vector<std::string> mpi = {"run", sc, "--out", (dir / "mpi").string()};
-  local.insert(local.end(), common.begin(), common.end());
-  mpi.insert(mpi.end(), common.begin(), common.end());
-  ASSERT_EQ(run_hplsim(local, dir).exit_code, 0);
-  const CliResult two = run_mpi(2, mpi, dir);
+  const auto [one, two] = alone_and_under_mpi("run", sc, common, dir);
+  ASSERT_EQ(one.exit_code, 0) << one.err;
   ASSERT_EQ(two.exit_code, 0) << two.err;
   EXPECT_EQ(read_text(dir / "local" / "trials.csv"), read_text(dir / "mpi" / "trials.csv"));
   EXPECT_EQ(read_text(dir / "local" / "outcome.json"), read_text(dir / "mpi" / "outcome.json"));
@@ -83,14 +79,9 @@ TEST(Mpi, SweepUnderTwoRanksWritesTheSameSweepAsOneProcess) {
   TempDir dir;
   const std::vector<std::string> common = {"--grids",    "auto:0.2-1", "--vary",
                                            "NB=128,256", "--mode",     "analytic"};
-  std::vector<std::string> local = {"sweep", source_path("scenarios/small-dragonfly.textproto"), "--out",
-                                    (dir / "local").string()};
-  std::vector<std::string> mpi = {"sweep", source_path("scenarios/small-dragonfly.textproto"), "--out",
-                                  (dir / "mpi").string()};
-  local.insert(local.end(), common.begin(), common.end());
-  mpi.insert(mpi.end(), common.begin(), common.end());
-  ASSERT_EQ(run_hplsim(local, dir).exit_code, 0);
-  const CliResult two = run_mpi(2, mpi, dir);
+  const auto [one, two] =
+      alone_and_under_mpi("sweep", source_path("scenarios/small-dragonfly.textproto"), common, dir);
+  ASSERT_EQ(one.exit_code, 0) << one.err;
   ASSERT_EQ(two.exit_code, 0) << two.err;
   EXPECT_EQ(read_text(dir / "local" / "sweep.csv"), read_text(dir / "mpi" / "sweep.csv"));
   EXPECT_EQ(read_text(dir / "local" / "sweep.svg"), read_text(dir / "mpi" / "sweep.svg"));
@@ -98,8 +89,8 @@ TEST(Mpi, SweepUnderTwoRanksWritesTheSameSweepAsOneProcess) {
 
 TEST(Mpi, AnErrorOnTheRanksEndsTheJobWithItsExitCode) {
   TempDir dir;
-  const CliResult r =
-      run_mpi(2, {"plan", failures_scenario(dir), "--nodes", "4800", "--out", (dir / "o").string()}, dir);
+  const CliResult r = run_mpi(
+      2, {"plan", small_dragonfly_with_failures(dir), "--nodes", "4800", "--out", (dir / "o").string()}, dir);
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("--nodes 4800: more nodes than the machine has"), std::string::npos) << r.err;
 }

@@ -9,17 +9,8 @@
 namespace hplsim::sim::testing {
 namespace {
 
-// small-dragonfly (48 nodes, 12 x 24, NB 256) with exponential node failures
-// in analytic mode, as tests/sim/cli/trials_test.cpp: at N 1,228,800 the run
-// takes ~167 s and 0.311 failures per node-hour make P(complete) ~0.5 at 48
-// nodes. Failures are computed from the steps, so the plan takes seconds.
-std::string failures_scenario(const TempDir& dir) {
-  const std::string path = (dir / "failures.textproto").string();
-  write_text(path, scenario_text("scenarios/small-dragonfly.textproto") +
-                       "faults {\n  failure_process { law: EXPONENTIAL rate_per_node_per_hour: 0.311 }\n"
-                       "  restart_setup_s: 60\n}\n");
-  return path;
-}
+// The scenario is small_dragonfly_with_failures (cli_runner.hpp) in analytic
+// mode at N 1,228,800: the plan takes seconds.
 
 std::vector<std::string> plan_args(const std::string& scenario, const std::string& out) {
   return {"plan",   scenario,   "--nodes", "48,24,36",           "--trials",       "40",
@@ -29,7 +20,7 @@ std::vector<std::string> plan_args(const std::string& scenario, const std::strin
 
 TEST(Plan, PrintsTheTableAndTheBestNodeCountUnderEachObjective) {
   TempDir dir;
-  const std::string sc = failures_scenario(dir);
+  const std::string sc = small_dragonfly_with_failures(dir);
   const CliResult r = run_hplsim(plan_args(sc, (dir / "a").string()), dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("Rule: P x Q: the factorization"), std::string::npos) << r.out;
@@ -52,7 +43,7 @@ TEST(Plan, PrintsTheTableAndTheBestNodeCountUnderEachObjective) {
 
 TEST(Plan, BadFlagsAreErrorsThatNameTheFlag) {
   TempDir dir;
-  const std::string sc = failures_scenario(dir);
+  const std::string sc = small_dragonfly_with_failures(dir);
   const std::string out = (dir / "o").string();
   struct Case {
     std::vector<std::string> args;
