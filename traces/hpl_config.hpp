@@ -2,9 +2,11 @@
 // Parameters of an HPL 2.3 run as the panel-schedule generator needs them
 // (the HPL.dat lines, plus the GPU execution style of rocHPL / Aurora HPL).
 // Defaults are the values of netlib HPL 2.3's sample testing/ptest/HPL.dat
-// (the first where it lists several): PMAP 0, NBMIN 2, NDIV 2, BCAST 0 = 1ring,
-// DEPTH 0, SWAP 2 = mix, swapping threshold 64; PFACT/RFACT Right, one of the
-// three ("0 1 2") the sample lists.
+// (github.com/icl-utk-edu/hpl at 9edeab5; a copy is
+// scenarios/hpl-dat/netlib-hpl-2.3-sample.dat), the first where it lists
+// several: PMAP 0, NBMIN 2, NDIV 2, BCAST 0 = 1ring, DEPTH 0, SWAP 2 = mix,
+// swapping threshold 64; except PFACT/RFACT, Right here where the sample's
+// first of "0 1 2" is left-looking.
 #include <algorithm>
 #include <cstdint>
 #include <string>

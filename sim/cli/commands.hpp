@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "sim/scenario/scenario_loader.hpp"
+#include "sim/study/sweep.hpp"
 
 namespace hplsim::sim {
 
@@ -40,5 +41,18 @@ struct StudyScenarioFlags {
   ScenarioOverrides overrides(const CLI::App& cmd) const;
 };
 void add_study_scenario_flags(CLI::App* cmd, StudyScenarioFlags& flags);
+
+/// A sweep's points to run (sim/cli/sweep_command.cpp): `hplsim sweep` and
+/// `hplsim run --hpl-dat` with several runs.
+struct SweepRun {
+  std::string scenario_path, out_dir;
+  int jobs = 0;                      ///< 0: the CPUs available
+  std::string rule;                  ///< printed with the table
+  std::string source;                ///< the HPL.dat the points come from ("": --vary/--grids)
+  std::vector<std::string> warnings; ///< printed on stderr before the runs
+};
+/// Validates every point (an error names the HPL.dat run when `source` is
+/// set), runs them, writes sweep.csv and sweep.svg and prints the ranking.
+int run_sweep_points(const SweepRun& run, const std::vector<SweepPoint>& points);
 
 } // namespace hplsim::sim

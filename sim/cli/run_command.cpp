@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unistd.h>
 
@@ -16,8 +17,10 @@
 #include "sim/report/report.hpp"
 #include "sim/run/simulate.hpp"
 #include "sim/run/trials.hpp"
+#include "sim/scenario/hpl_dat.hpp"
 #include "sim/scenario/memory_fit.hpp"
 #include "sim/scenario/scenario_defaults.hpp"
+#include "sim/study/hpl_dat_points.hpp"
 #include "sim/study/trials_study.hpp"
 #include "sim/support/child_process.hpp"
 #include "sim/support/output_files.hpp"
@@ -59,7 +62,7 @@ private:
 };
 
 struct RunArgs {
-  std::string path, out_dir, mode;
+  std::string path, out_dir, mode, hpl_dat, machine;
   ScenarioOverrides overrides;
   unsigned long long seed = 0;
   bool seed_given = false;
@@ -69,9 +72,49 @@ struct RunArgs {
   std::vector<std::string> strategies;
 };
 
-int run(RunArgs a) {
+// --hpl-dat F --machine SCENARIO: the scenario's machine with the HPL.dat's
+// run (one point), or the HPL.dat's runs as a sweep (several). Returns the
+// sweep's exit code, or nothing when `a` now names the one run.
+std::optional<int> take_hpl_dat(RunArgs& a, const CLI::App& cmd) {
+  if (a.hpl_dat.empty()) {
+    if (!a.machine.empty())
+      throw InputError("--machine goes with --hpl-dat (give both, or a scenario alone)");
+    if (a.path.empty()) throw InputError("run: give a scenario, or --hpl-dat HPL.dat --machine SCENARIO");
+    return std::nullopt;
+  }
+  if (!a.path.empty())
+    throw InputError("run --hpl-dat: the scenario " + a.path +
+                     " is given as well; the machine comes from --machine SCENARIO");
+  if (a.machine.empty()) throw InputError("run --hpl-dat: give the machine with --machine SCENARIO");
+  for (const char* flag : {"--nodes", "--ppn", "--N", "--NB", "--P", "--Q", "--depth"})
+    if (cmd.count(flag) > 0)
+      throw InputError(std::string("run --hpl-dat: ") + flag + " is the HPL.dat's to give (or use --set)");
+  const HplDat dat = read_hpl_dat(a.hpl_dat);
+  const ResolvedScenario machine = resolve(load_scenario(a.machine, a.overrides));
+  std::vector<SweepPoint> points = hpl_dat_points(dat, machine, a.overrides);
+  const std::string stem = std::filesystem::path(a.hpl_dat).filename().string();
+  if (points.size() > 1) {
+    if (a.trials > 0)
+      throw InputError("run --hpl-dat --trials: " + a.hpl_dat + " lists " + std::to_string(points.size()) +
+                       " runs; trials take one (leave one value per line)");
+    std::cout << a.hpl_dat << " lists " << points.size() << " runs: they run as a sweep\n";
+    if (a.out_dir.empty()) a.out_dir = "hplsim-out/" + stem + "-sweep";
+    return run_sweep_points({a.machine, a.out_dir, a.jobs, kHplDatPlacementRule, a.hpl_dat, dat.warnings},
+                            points);
+  }
+  for (const std::string& w : dat.warnings)
+    std::cerr << "warning: " << w << "\n";
+  std::cout << "Placement: " << kHplDatPlacementRule << "\n";
+  a.path = a.machine;
+  a.overrides = points.front().overrides;
+  if (a.out_dir.empty()) a.out_dir = "hplsim-out/" + stem;
+  return std::nullopt;
+}
+
+int run(RunArgs a, const CLI::App& cmd) {
   if (!a.mode.empty()) a.overrides.mode = a.mode;
   if (a.seed_given) a.overrides.seed = a.seed;
+  if (const std::optional<int> swept = take_hpl_dat(a, cmd)) return *swept;
   if (a.out_dir.empty()) a.out_dir = "hplsim-out/" + std::filesystem::path(a.path).stem().string();
   const World& world = World::current();
   if (!a.strategies.empty() && a.trials == 0)
@@ -128,7 +171,13 @@ Command add_run_command(CLI::App& app) {
   auto args = std::make_shared<RunArgs>();
   auto* run_cmd =
       app.add_subcommand("run", "Simulate a scenario and write summary.json, steps.csv, phases.svg");
-  run_cmd->add_option("scenario", args->path, "Scenario file (.textproto)")->required();
+  run_cmd->add_option("scenario", args->path, "Scenario file (.textproto)");
+  run_cmd
+      ->add_option("--hpl-dat", args->hpl_dat,
+                   "Take the workload from an HPL.dat (netlib HPL 2.3's format; with --machine). Several "
+                   "values on its lines make a sweep")
+      ->check(CLI::ExistingFile);
+  run_cmd->add_option("--machine", args->machine, "With --hpl-dat: the scenario whose machine runs it");
   run_cmd->add_option("--mode", args->mode, "reference | fast | analytic | auto (default: the scenario's)")
       ->check(CLI::IsMember({"reference", "fast", "analytic", "auto"}));
   run_cmd->add_option("--seed", args->seed, "Random seed (default: the scenario's)");
@@ -153,7 +202,7 @@ Command add_run_command(CLI::App& app) {
   add_scenario_flags(run_cmd, args->overrides);
   return {run_cmd, [args, run_cmd]() {
             args->seed_given = run_cmd->count("--seed") > 0;
-            return run(*args);
+            return run(*args, *run_cmd);
           }};
 }
 

@@ -14,7 +14,9 @@
 #include "sim/distributed/world.hpp"
 #include "sim/report/report.hpp"
 #include "sim/run/simulate.hpp"
+#include "sim/scenario/hpl_dat.hpp"
 #include "sim/scenario/memory_fit.hpp"
+#include "sim/study/hpl_dat_points.hpp"
 #include "sim/study/sweep.hpp"
 #include "sim/support/child_process.hpp"
 #include "sim/support/output_files.hpp"
@@ -24,59 +26,95 @@ namespace hplsim::sim {
 namespace {
 
 struct SweepArgs {
-  std::string path, out_dir, grids;
+  std::string path, out_dir, grids, hpl_dat;
   std::vector<std::string> vary;
   int jobs = 0;
   StudyScenarioFlags scenario;
 };
 
 int sweep(SweepArgs a, const ScenarioOverrides& overrides) {
-  const World& world = World::current();
-  if (a.out_dir.empty()) a.out_dir = "hplsim-out/" + std::filesystem::path(a.path).stem().string() + "-sweep";
   std::vector<Vary> varies;
   for (const std::string& v : a.vary)
     varies.push_back(parse_vary(v));
   std::optional<GridRange> grids;
   if (!a.grids.empty()) grids = parse_grids(a.grids);
-  if (varies.empty() && !grids)
-    throw InputError("sweep: nothing varies (give --vary NAME=v1,v2 or --grids auto)");
   const ResolvedScenario base = resolve(load_scenario(a.path, overrides));
-  const std::vector<SweepPoint> points = sweep_points(base, overrides, varies, grids);
+  if (!a.hpl_dat.empty()) {
+    if (!varies.empty() || grids)
+      throw InputError(
+          "sweep --hpl-dat: the HPL.dat lists the runs; --vary and --grids are not taken with it");
+    const HplDat dat = read_hpl_dat(a.hpl_dat);
+    if (a.out_dir.empty())
+      a.out_dir = "hplsim-out/" + std::filesystem::path(a.hpl_dat).filename().string() + "-sweep";
+    return run_sweep_points({a.path, a.out_dir, a.jobs, kHplDatPlacementRule, a.hpl_dat, dat.warnings},
+                            hpl_dat_points(dat, base, overrides));
+  }
+  if (varies.empty() && !grids)
+    throw InputError("sweep: nothing varies (give --vary NAME=v1,v2, --grids auto or --hpl-dat FILE)");
+  if (a.out_dir.empty()) a.out_dir = "hplsim-out/" + std::filesystem::path(a.path).stem().string() + "-sweep";
+  return run_sweep_points({a.path, a.out_dir, a.jobs, kSweepRule, "", {}},
+                          sweep_points(base, overrides, varies, grids));
+}
+
+std::string label(const SweepPoint& p) {
+  std::string s;
+  for (const auto& [k, v] : p.values)
+    s += (s.empty() ? "" : ", ") + k + " " + v;
+  return s;
+}
+
+} // namespace
+
+int run_sweep_points(const SweepRun& run, const std::vector<SweepPoint>& points) {
+  const World& world = World::current();
   // Every point's scenario is validated and its memory checked before anything runs.
   std::vector<ResolvedScenario> scenarios;
-  for (const SweepPoint& p : points) {
-    scenarios.push_back(resolve(load_scenario(a.path, p.overrides)));
-    check_memory_fits(scenarios.back());
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    try {
+      scenarios.push_back(resolve(load_scenario(run.scenario_path, points[i].overrides)));
+      check_memory_fits(scenarios.back());
+    } catch (const UserError& e) {
+      if (run.source.empty()) throw;
+      throw InputError(run.source + ": run " + std::to_string(i + 1) + " of " +
+                       std::to_string(points.size()) +
+                       (points[i].values.empty() ? "" : " (" + label(points[i]) + ")") + ": " + e.what());
+    }
   }
-  const int cpus = a.jobs > 0 ? a.jobs : window_workers(0);
+  const ResolvedScenario& base = scenarios.front();
+  const int cpus = run.jobs > 0 ? run.jobs : window_workers(0);
   // Fast mode's points run one at a time, each with its windows `cpus` at a
   // time; the other modes' points run `cpus` at a time.
   const bool fast = effective_mode(base) == Mode::Fast;
   for (ResolvedScenario& sc : scenarios)
     sc.options.fast.workers = fast ? cpus : 1;
   if (world.is_root()) {
-    prepare_output_dir(a.out_dir);
-    std::cout << "Sweep: " << base.name << ", " << points.size() << " points, "
-              << to_string(effective_mode(base)) << " mode, seed " << base.options.seed
-              << "\nRule: " << kSweepRule << "\n";
+    for (const std::string& w : run.warnings)
+      std::cerr << "warning: " << w << "\n";
+    prepare_output_dir(run.out_dir);
+    std::cout << "Sweep: " << base.name << (run.source.empty() ? "" : " with " + run.source) << ", "
+              << points.size() << " points, " << to_string(effective_mode(base)) << " mode, seed "
+              << base.options.seed << "\nRule: " << run.rule << "\n";
   }
   const auto answers = run_study_items(
       points.size(), fast ? 1 : cpus,
       [&](std::size_t i) { return summary_json_text(simulate(scenarios[i], {})); },
-      [&](std::size_t i) { std::cerr << "sweep: point " << i + 1 << " of " << points.size() << " done\n"; });
+      [&, done = std::size_t{0}](std::size_t) mutable {
+        // About twenty progress lines however many points there are.
+        const std::size_t every = std::max<std::size_t>(1, points.size() / 20);
+        if (++done % every == 0 || done == points.size())
+          std::cerr << "sweep: " << done << " of " << points.size() << " points done\n";
+      });
   if (!answers) return kExitOk; // another rank's: rank 0 writes the files
   std::vector<SweepResult> results;
   for (std::size_t i = 0; i < points.size(); ++i)
     results.push_back({points[i].values, (*answers)[i]});
   const std::vector<Ranked> ranking = rank_points(results);
   print_ranking(results, ranking, std::cout);
-  write_sweep_csv(results, ranking, a.out_dir + "/sweep.csv");
-  write_sweep_svg(results, ranking, a.out_dir + "/sweep.svg");
-  std::cout << "outputs: " << a.out_dir << "/{sweep.csv,sweep.svg}\n";
+  write_sweep_csv(results, ranking, run.out_dir + "/sweep.csv");
+  write_sweep_svg(results, ranking, run.out_dir + "/sweep.svg");
+  std::cout << "outputs: " << run.out_dir << "/{sweep.csv,sweep.svg}\n";
   return kExitOk;
 }
-
-} // namespace
 
 Command add_sweep_command(CLI::App& app) {
   auto args = std::make_shared<SweepArgs>();
@@ -89,6 +127,9 @@ Command add_sweep_command(CLI::App& app) {
       "ndiv (HPL.dat's codes or names), or a scenario field path");
   cmd->add_option("--grids", args->grids,
                   "auto[:LO-HI]: every P x Q of the ranks with P <= Q and LO <= P/Q <= HI (default 0.25-1)");
+  cmd->add_option("--hpl-dat", args->hpl_dat,
+                  "An HPL.dat (netlib HPL 2.3's format): the runs it lists, on the scenario's machine")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--jobs", args->jobs, "Processes at a time (default: the CPUs available)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--out", args->out_dir, "Output directory (default: hplsim-out/<scenario name>-sweep)");
