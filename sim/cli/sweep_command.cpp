@@ -112,7 +112,9 @@ int run_sweep_points(const SweepRun& run, const std::vector<SweepPoint>& points)
   print_ranking(results, ranking, std::cout);
   write_sweep_csv(results, ranking, run.out_dir + "/sweep.csv");
   write_sweep_svg(results, ranking, run.out_dir + "/sweep.svg");
-  std::cout << "outputs: " << run.out_dir << "/{sweep.csv,sweep.svg}\n";
+  const bool heatmap = write_sweep_heatmap_svg(results, ranking, run.out_dir + "/sweep-heatmap.svg");
+  std::cout << "outputs: " << run.out_dir << "/{sweep.csv,sweep.svg" << (heatmap ? ",sweep-heatmap.svg" : "")
+            << "}\n";
   return kExitOk;
 }
 

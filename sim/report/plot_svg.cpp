@@ -5,14 +5,18 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "sim/report/report.hpp"
 #include "sim/report/svg_text.hpp"
+#include "sim/report/units.hpp"
 #include "sim/support/output_files.hpp"
 
 namespace hplsim::sim {
@@ -22,7 +26,7 @@ constexpr double kWidth = 900;
 constexpr double kHeight = 720;
 constexpr double kLeft = 90; // room for tick labels and the y label
 constexpr double kRight = 860;
-constexpr double kTop1 = 60; // phase panel
+constexpr double kTop1 = 66; // phase panel (the legend row above it)
 constexpr double kBottom1 = 400;
 constexpr double kTop2 = 470; // rate panel
 constexpr double kBottom2 = 660;
@@ -70,24 +74,81 @@ void y_label(std::ostringstream& svg, double top, double bottom, const std::stri
       << ")\">" << escape(s) << "</text>\n";
 }
 
+/// A curve cut to what the plot can show: per pixel column of the x axis the
+/// lowest and the highest point, in step order (the envelope a screen draws
+/// anyway). A full-scale run has ~75,000 steps; the panel is 770 px wide.
+class Decimated {
+public:
+  void add(double x, double y) {
+    const int column = static_cast<int>(std::floor(x));
+    if (column != column_) flush();
+    column_ = column;
+    if (count_ == 0 || y < lo_.second) lo_ = {x, y}, lo_at_ = count_;
+    if (count_ == 0 || y > hi_.second) hi_ = {x, y}, hi_at_ = count_;
+    ++count_;
+  }
+  /// The points as a polyline's "x,y x,y ..." list.
+  std::string points() {
+    flush();
+    return out_.str();
+  }
+
+private:
+  void flush() {
+    if (count_ == 0) return;
+    put(lo_at_ <= hi_at_ ? lo_ : hi_);
+    if (lo_at_ != hi_at_) put(lo_at_ <= hi_at_ ? hi_ : lo_);
+    count_ = 0;
+  }
+  void put(const std::pair<double, double>& p) {
+    out_ << (first_ ? "" : " ") << px(p.first) << ',' << px(p.second);
+    first_ = false;
+  }
+  std::ostringstream out_;
+  bool first_ = true;
+  int column_ = INT32_MIN;
+  int count_ = 0, lo_at_ = 0, hi_at_ = 0;
+  std::pair<double, double> lo_, hi_;
+};
+
+/// 10^decade seconds, read as a person would: "100 µs", "10 ms", "1 s", "100 s".
+std::string decade_seconds(int decade) {
+  if (decade >= 0) return label(std::pow(10.0, decade)) + " s";
+  static const char* const units[] = {"ms", "\u00b5s", "ns", "ps"};
+  const int unit = std::min(3, (-decade - 1) / 3);
+  const int left = decade + 3 * (unit + 1); // 0, 1 or 2: 1, 10 or 100 of the unit
+  return label(std::pow(10.0, left)) + " " + units[unit];
+}
+
+/// The value at fraction `q` of the sorted values (nearest rank).
+double quantile(std::vector<double> values, double q) {
+  std::sort(values.begin(), values.end());
+  return values[std::min(values.size() - 1,
+                         static_cast<std::size_t>(q * static_cast<double>(values.size())))];
+}
+
 void phase_panel(std::ostringstream& svg, const std::vector<const StepRecord*>& steps) {
-  double lo = INFINITY;
-  double hi = 0.0;
+  std::vector<double> values;
   for (const StepRecord* r : steps)
     for (int p = 0; p < kPlottedPhases; ++p)
       for (double v : {r->phase_s[p], r->mean_phase_s[p]})
-        if (v > 0.0 && std::isfinite(v)) {
-          lo = std::min(lo, v);
-          hi = std::max(hi, v);
-        }
-  int decade_lo = -6; // an empty plot shows 1e-6..1 s
+        if (v > 0.0 && std::isfinite(v)) values.push_back(v);
+  int decade_lo = -6; // an empty plot shows 1 µs..1 s
   int decade_hi = 0;
-  if (hi > 0.0) {
-    decade_lo = static_cast<int>(std::floor(std::log10(lo)));
-    decade_hi = std::max(static_cast<int>(std::ceil(std::log10(hi))), decade_lo + 1);
+  if (!values.empty()) {
+    // The axis spans the data, not its stray smallest values: from the 2nd
+    // percentile, at most 6 decades below the largest; what lies below is
+    // drawn on the axis (and said so).
+    const double hi = *std::max_element(values.begin(), values.end());
+    decade_hi = static_cast<int>(std::ceil(std::log10(hi)));
+    decade_lo = std::max(static_cast<int>(std::floor(std::log10(quantile(values, 0.02)))), decade_hi - 6);
+    decade_hi = std::max(decade_hi, decade_lo + 1);
   }
+  const double floor_s = std::pow(10.0, decade_lo);
+  const bool clipped = std::any_of(values.begin(), values.end(), [floor_s](double v) { return v < floor_s; });
   auto y_of = [&](double v) {
-    return kBottom1 - (std::log10(v) - decade_lo) / (decade_hi - decade_lo) * (kBottom1 - kTop1);
+    return kBottom1 -
+           (std::log10(std::max(v, floor_s)) - decade_lo) / (decade_hi - decade_lo) * (kBottom1 - kTop1);
   };
   x_axis(svg, kTop1, kBottom1);
   const int decade_step = std::max(1, (decade_hi - decade_lo + 9) / 10); // at most ~10 labels
@@ -95,41 +156,47 @@ void phase_panel(std::ostringstream& svg, const std::vector<const StepRecord*>& 
     const double y = y_of(std::pow(10.0, d));
     line(svg, kLeft - 5, y, kLeft, y, "stroke=\"black\"");
     line(svg, kLeft, y, kRight, y, "stroke=\"#dddddd\"");
-    text(svg, kLeft - 8, y + 4, "1e" + std::to_string(d), "end");
+    text(svg, kLeft - 8, y + 4, decade_seconds(d), "end");
   }
-  y_label(svg, kTop1, kBottom1, "phase time per step (s, log)");
+  y_label(svg, kTop1, kBottom1, "phase time per step (log)");
+  if (clipped)
+    text(svg, kRight - 4, kBottom1 - 6, "below " + decade_seconds(decade_lo) + ": drawn on the axis", "end",
+         " fill=\"#666666\" font-size=\"10\"");
   // Solid: the slowest rank's time in the phase; dashed: the rank mean.
   for (const bool mean : {false, true})
     for (int p = 0; p < kPlottedPhases; ++p) {
-      svg << "<polyline class=\"phase-" << kPhaseNames[p] << (mean ? "-mean" : "")
-          << "\" fill=\"none\" stroke=\"" << kColors[p] << "\" stroke-width=\"1.5\""
-          << (mean ? " stroke-dasharray=\"5,3\"" : "") << " points=\"";
-      bool first = true;
+      Decimated curve;
       for (const StepRecord* r : steps) {
         const double v = mean ? r->mean_phase_s[p] : r->phase_s[p];
-        if (!(v > 0.0) || !std::isfinite(v)) continue;
-        svg << (first ? "" : " ") << px(x_of(r->matrix_fraction)) << ',' << px(y_of(v));
-        first = false;
+        if (v > 0.0 && std::isfinite(v)) curve.add(x_of(r->matrix_fraction), y_of(v));
       }
-      svg << "\"/>\n";
+      svg << "<polyline class=\"phase-" << kPhaseNames[p] << (mean ? "-mean" : "")
+          << "\" fill=\"none\" stroke=\"" << kColors[p] << "\" stroke-width=\"1.5\""
+          << (mean ? " stroke-dasharray=\"5,3\"" : "") << " points=\"" << curve.points() << "\"/>\n";
     }
-  // Legend, top right inside the panel.
-  const double lx = kRight - 110;
-  svg << "<rect x=\"" << px(lx - 10) << "\" y=\"" << px(kTop1 + 8) << "\" width=\"110\" height=\""
-      << px(kPlottedPhases * 18 + 26) << "\" fill=\"white\" stroke=\"#999999\"/>\n";
+  // Legend: one row above the panel, clear of the curves.
+  double lx = kLeft;
+  const double ly = kTop1 - 12;
+  svg << "<g class=\"legend\">\n";
   for (int p = 0; p < kPlottedPhases; ++p) {
-    const double y = kTop1 + 22 + p * 18;
-    svg << "<line x1=\"" << px(lx) << "\" y1=\"" << px(y - 4) << "\" x2=\"" << px(lx + 24) << "\" y2=\""
-        << px(y - 4) << "\" stroke=\"" << kColors[p] << "\" stroke-width=\"3\"/>\n";
-    text(svg, lx + 30, y, kPhaseNames[p], "start");
+    line(svg, lx, ly - 4, lx + 24, ly - 4,
+         (std::string("stroke=\"") + kColors[p] + "\" stroke-width=\"3\"").c_str());
+    text(svg, lx + 30, ly, kPhaseNames[p], "start");
+    lx += 95;
   }
-  text(svg, lx - 4, kTop1 + 22 + kPlottedPhases * 18, "dashed: rank mean", "start");
+  line(svg, lx, ly - 4, lx + 24, ly - 4, "stroke=\"black\" stroke-width=\"1.5\" stroke-dasharray=\"5,3\"");
+  text(svg, lx + 30, ly, "rank mean (solid: slowest rank)", "start");
+  svg << "</g>\n";
 }
 
 void rate_panel(std::ostringstream& svg, const std::vector<const StepRecord*>& steps) {
-  double hi = 0.0;
+  double hi_tflops = 0.0;
   for (const StepRecord* r : steps)
-    if (std::isfinite(step_rate_tflops(*r))) hi = std::max(hi, step_rate_tflops(*r));
+    if (std::isfinite(step_rate_tflops(*r))) hi_tflops = std::max(hi_tflops, step_rate_tflops(*r));
+  // The unit the largest rate reads in with a few digits (GF/s on a workstation, EF/s on Aurora).
+  const Unit unit = rate_unit(hi_tflops * 1e12);
+  const double per_unit = 1e12 / unit.scale; // TF/s -> the unit
+  const double hi = hi_tflops * per_unit;
   const double step = hi > 0.0 ? nice_step(hi / 5.0) : 1.0;
   const int ticks = hi > 0.0 ? static_cast<int>(std::ceil(hi / step)) : 5;
   const double top_value = ticks * step;
@@ -141,16 +208,14 @@ void rate_panel(std::ostringstream& svg, const std::vector<const StepRecord*>& s
     line(svg, kLeft, y, kRight, y, "stroke=\"#dddddd\"");
     text(svg, kLeft - 8, y + 4, label(i * step), "end");
   }
-  y_label(svg, kTop2, kBottom2, "rate per step (TF/s)");
-  svg << "<polyline class=\"rate\" fill=\"none\" stroke=\"black\" stroke-width=\"1.5\" points=\"";
-  bool first = true;
+  y_label(svg, kTop2, kBottom2, std::string("rate per step (") + unit.name + ")");
+  Decimated curve;
   for (const StepRecord* r : steps) {
     const double v = step_rate_tflops(*r);
-    if (!std::isfinite(v)) continue;
-    svg << (first ? "" : " ") << px(x_of(r->matrix_fraction)) << ',' << px(y_of(v));
-    first = false;
+    if (std::isfinite(v)) curve.add(x_of(r->matrix_fraction), y_of(v * per_unit));
   }
-  svg << "\"/>\n";
+  svg << "<polyline class=\"rate\" fill=\"none\" stroke=\"black\" stroke-width=\"1.5\" points=\""
+      << curve.points() << "\"/>\n";
 }
 
 } // namespace
@@ -179,7 +244,7 @@ std::string phase_plot_svg(const RunResult& result) {
     line(svg, x, kTop1, x, kBottom1, dashed);
     line(svg, x, kTop2, x, kBottom2, dashed);
     const bool near_right = x > kRight - 150; // keep the label inside the figure
-    text(svg, near_right ? x - 4 : x + 4, kTop1 - 6, "crossover, step " + std::to_string(*k),
+    text(svg, near_right ? x - 4 : x + 4, kTop1 + 14, "crossover, step " + std::to_string(*k),
          near_right ? "end" : "start", " fill=\"#D55E00\"");
     svg << "</g>\n";
   }

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "sim/report/interval_plot_svg.hpp"
-#include "sim/study/units.hpp"
+#include "sim/report/units.hpp"
 #include "sim/support/output_files.hpp"
 
 namespace hplsim::sim {

@@ -9,9 +9,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/report/heatmap_svg.hpp"
 #include "sim/report/interval_plot_svg.hpp"
+#include "sim/report/units.hpp"
 #include "sim/scenario/grid_rule.hpp"
-#include "sim/study/units.hpp"
 #include "sim/support/errors.hpp"
 #include "sim/support/output_files.hpp"
 
@@ -367,6 +368,45 @@ void write_sweep_svg(const std::vector<SweepResult>& results, const std::vector<
   }
   if (!ranking.empty()) p.best = ranking.front().index;
   write_interval_plot_svg("point", {p}, path);
+}
+
+bool write_sweep_heatmap_svg(const std::vector<SweepResult>& results, const std::vector<Ranked>& ranking,
+                             const std::string& path) {
+  if (results.empty() || results.front().values.size() != 2) return false;
+  const bool pxq_second = results.front().values[1].first == "PxQ";
+  const std::size_t row_at = pxq_second ? 1 : 0, column_at = 1 - row_at;
+  Heatmap map;
+  map.row_label = results.front().values[row_at].first;
+  map.column_label = results.front().values[column_at].first;
+  const auto index_of = [](std::vector<std::string>& labels, const std::string& v) {
+    const auto it = std::find(labels.begin(), labels.end(), v);
+    if (it != labels.end()) return static_cast<std::size_t>(it - labels.begin());
+    labels.push_back(v);
+    return labels.size() - 1;
+  };
+  for (const SweepResult& r : results) {
+    index_of(map.rows, r.values[row_at].second);
+    index_of(map.columns, r.values[column_at].second);
+  }
+  const double top = ranking.empty() ? 0.0 : ranking.front().rmax_flops_per_s;
+  const Unit unit = rate_unit(top);
+  map.title = "Rmax over " + map.row_label + " and " + map.column_label;
+  map.unit = std::string("Rmax in ") + unit.name;
+  map.values.assign(map.rows.size(), std::vector<double>(map.columns.size(), std::nan("")));
+  map.near_best.assign(map.rows.size(), std::vector<bool>(map.columns.size(), false));
+  for (std::size_t k = 0; k < ranking.size(); ++k) {
+    const Ranked& r = ranking[k];
+    const SweepResult& res = results[r.index];
+    const std::size_t row = index_of(map.rows, res.values[row_at].second);
+    const std::size_t col = index_of(map.columns, res.values[column_at].second);
+    if (r.rmax_flops_per_s > 0) map.values[row][col] = r.rmax_flops_per_s / unit.scale;
+    if (k == 0)
+      map.best = std::make_pair(row, col);
+    else
+      map.near_best[row][col] = !r.beyond_noise;
+  }
+  write_heatmap_svg(map, path);
+  return true;
 }
 
 void print_ranking(const std::vector<SweepResult>& results, const std::vector<Ranked>& ranking,

@@ -78,6 +78,11 @@ void write_sweep_csv(const std::vector<SweepResult>& results, const std::vector<
 /// error as whiskers, the best ringed.
 void write_sweep_svg(const std::vector<SweepResult>& results, const std::vector<Ranked>& ranking,
                      const std::string& path);
+/// sweep-heatmap.svg when exactly two names vary (P x Q down the rows when it
+/// is one of them): Rmax per cell, the best ringed, the points within twice
+/// the sampling error of it dashed. Returns whether it was written.
+bool write_sweep_heatmap_svg(const std::vector<SweepResult>& results, const std::vector<Ranked>& ranking,
+                             const std::string& path);
 /// The ranking on stdout.
 void print_ranking(const std::vector<SweepResult>& results, const std::vector<Ranked>& ranking,
                    std::ostream& out);
