@@ -10,4 +10,5 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   libsimgrid-dev libboost-graph-dev libeigen3-dev \
   libprotobuf-dev protobuf-compiler libgtest-dev \
   libcli11-dev libfmt-dev nlohmann-json3-dev libopenblas-dev python3 \
-  libopenmpi-dev openmpi-bin >/dev/null
+  libopenmpi-dev openmpi-bin \
+  chromium libpng-dev >/dev/null

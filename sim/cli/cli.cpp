@@ -46,7 +46,7 @@ int run_cli(int argc, char** argv) {
   app.set_help_all_flag("--help-all", "Help for every subcommand");
   const std::vector<Command> commands = {
       add_run_command(app), add_topo_command(app), add_trace_command(app), add_calibrate_command(app),
-      add_osu_command(app), add_plan_command(app), add_sweep_command(app)};
+      add_osu_command(app), add_plan_command(app), add_sweep_command(app), add_report_command(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -26,6 +26,7 @@ Command add_calibrate_command(CLI::App& app);
 Command add_osu_command(CLI::App& app);
 Command add_plan_command(CLI::App& app);
 Command add_sweep_command(CLI::App& app);
+Command add_report_command(CLI::App& app);
 
 /// The scenario flags every verb that takes a scenario shares: --set and the
 /// HPL.dat-style --nodes --ppn --N --NB --P --Q --depth.

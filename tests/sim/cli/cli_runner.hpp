@@ -96,9 +96,10 @@ inline std::string shell_quote(const std::string& arg) {
   return quoted + "'";
 }
 
-/// Runs `hplsim args...`; stdout and stderr go through files in `scratch`.
-inline CliResult run_hplsim(const std::vector<std::string>& args, const TempDir& scratch) {
-  std::string command = shell_quote(HPLSIM_CLI);
+/// Runs `program args...`; stdout and stderr go through files in `scratch`.
+inline CliResult run_program(const std::string& program, const std::vector<std::string>& args,
+                             const TempDir& scratch) {
+  std::string command = shell_quote(program);
   for (const std::string& arg : args)
     command += " " + shell_quote(arg);
   const fs::path out = scratch / "cli.stdout";
@@ -110,6 +111,11 @@ inline CliResult run_hplsim(const std::vector<std::string>& args, const TempDir&
   result.out = read_text(out);
   result.err = read_text(err);
   return result;
+}
+
+/// Runs `hplsim args...`.
+inline CliResult run_hplsim(const std::vector<std::string>& args, const TempDir& scratch) {
+  return run_program(HPLSIM_CLI, args, scratch);
 }
 
 } // namespace hplsim::sim::testing
