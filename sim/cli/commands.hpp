@@ -51,6 +51,7 @@ struct SweepRun {
   std::string rule;                  ///< printed with the table
   std::string source;                ///< the HPL.dat the points come from ("": --vary/--grids)
   std::vector<std::string> warnings; ///< printed on stderr before the runs
+  bool dry_run = false;              ///< list the validated points and stop
 };
 /// Validates every point (an error names the HPL.dat run when `source` is
 /// set), runs them, writes sweep.csv and sweep.svg and prints the ranking.

@@ -35,6 +35,7 @@ struct PlanArgs {
   std::vector<std::string> objectives = {"rmax-in-window", "time-to-result"};
   double window_hours = 24.0;
   int trials = 50, jobs = 0;
+  bool dry_run = false;
   StudyScenarioFlags scenario;
 };
 
@@ -121,6 +122,14 @@ int plan(PlanArgs a, const ScenarioOverrides& overrides) {
     points.push_back(point_scenario(a, overrides, base, nodes));
     check_memory_fits(points.back());
   }
+  if (a.dry_run) {
+    std::cout << "Plan: " << base.name << ", " << to_string(effective_mode(base))
+              << " mode\nRule: " << kRederiveRule << "\n";
+    for (const ResolvedScenario& sc : points)
+      std::cout << sc.workload.nodes << " nodes: " << sc.workload.p << " x " << sc.workload.q << ", N "
+                << sc.workload.n << ", NB " << sc.workload.nb << "\n";
+    return kExitOk;
+  }
   if (world.is_root()) {
     prepare_output_dir(a.out_dir);
     std::cout << "Plan: " << base.name << ", " << a.trials << " trials per node count, "
@@ -166,6 +175,7 @@ Command add_plan_command(CLI::App& app) {
   cmd->add_option("--jobs", args->jobs, "Processes at a time per node count (default: the CPUs available)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--out", args->out_dir, "Output directory (default: hplsim-out/<scenario name>-plan)");
+  cmd->add_flag("--dry-run", args->dry_run, "Print each node count's re-derived run and stop");
   add_study_scenario_flags(cmd, args->scenario);
   return {cmd, [args, cmd]() { return plan(*args, args->scenario.overrides(*cmd)); }};
 }

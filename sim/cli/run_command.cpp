@@ -99,8 +99,8 @@ std::optional<int> take_hpl_dat(RunArgs& a, const CLI::App& cmd) {
                        " runs; trials take one (leave one value per line)");
     std::cout << a.hpl_dat << " lists " << points.size() << " runs: they run as a sweep\n";
     if (a.out_dir.empty()) a.out_dir = "hplsim-out/" + stem + "-sweep";
-    return run_sweep_points({a.machine, a.out_dir, a.jobs, kHplDatPlacementRule, a.hpl_dat, dat.warnings},
-                            points);
+    return run_sweep_points(
+        {a.machine, a.out_dir, a.jobs, kHplDatPlacementRule, a.hpl_dat, dat.warnings, a.dry_run}, points);
   }
   for (const std::string& w : dat.warnings)
     std::cerr << "warning: " << w << "\n";

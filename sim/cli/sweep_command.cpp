@@ -29,6 +29,7 @@ struct SweepArgs {
   std::string path, out_dir, grids, hpl_dat;
   std::vector<std::string> vary;
   int jobs = 0;
+  bool dry_run = false;
   StudyScenarioFlags scenario;
 };
 
@@ -46,13 +47,14 @@ int sweep(SweepArgs a, const ScenarioOverrides& overrides) {
     const HplDat dat = read_hpl_dat(a.hpl_dat);
     if (a.out_dir.empty())
       a.out_dir = "hplsim-out/" + std::filesystem::path(a.hpl_dat).filename().string() + "-sweep";
-    return run_sweep_points({a.path, a.out_dir, a.jobs, kHplDatPlacementRule, a.hpl_dat, dat.warnings},
-                            hpl_dat_points(dat, base, overrides));
+    return run_sweep_points(
+        {a.path, a.out_dir, a.jobs, kHplDatPlacementRule, a.hpl_dat, dat.warnings, a.dry_run},
+        hpl_dat_points(dat, base, overrides));
   }
   if (varies.empty() && !grids)
     throw InputError("sweep: nothing varies (give --vary NAME=v1,v2, --grids auto or --hpl-dat FILE)");
   if (a.out_dir.empty()) a.out_dir = "hplsim-out/" + std::filesystem::path(a.path).stem().string() + "-sweep";
-  return run_sweep_points({a.path, a.out_dir, a.jobs, kSweepRule, "", {}},
+  return run_sweep_points({a.path, a.out_dir, a.jobs, kSweepRule, "", {}, a.dry_run},
                           sweep_points(base, overrides, varies, grids));
 }
 
@@ -81,6 +83,21 @@ int run_sweep_points(const SweepRun& run, const std::vector<SweepPoint>& points)
     }
   }
   const ResolvedScenario& base = scenarios.front();
+  if (run.dry_run) {
+    for (const std::string& w : run.warnings)
+      std::cerr << "warning: " << w << "\n";
+    std::cout << "Sweep: " << base.name << (run.source.empty() ? "" : " with " + run.source) << ", "
+              << points.size() << " points, " << to_string(effective_mode(base))
+              << " mode\nRule: " << run.rule << "\n";
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const WorkloadConfig& w = scenarios[i].workload;
+      std::cout << i + 1 << ": "
+                << (points[i].values.empty() ? std::string("the scenario") : label(points[i])) << " -> N "
+                << w.n << ", NB " << w.nb << ", " << w.p << " x " << w.q << " on " << w.nodes << " nodes ("
+                << w.ranks_per_node << " per node)\n";
+    }
+    return kExitOk;
+  }
   const int cpus = run.jobs > 0 ? run.jobs : window_workers(0);
   // Fast mode's points run one at a time, each with its windows `cpus` at a
   // time; the other modes' points run `cpus` at a time.
@@ -132,6 +149,7 @@ Command add_sweep_command(CLI::App& app) {
   cmd->add_option("--hpl-dat", args->hpl_dat,
                   "An HPL.dat (netlib HPL 2.3's format): the runs it lists, on the scenario's machine")
       ->check(CLI::ExistingFile);
+  cmd->add_flag("--dry-run", args->dry_run, "Validate and list the points (N, NB, P x Q, nodes) and stop");
   cmd->add_option("--jobs", args->jobs, "Processes at a time (default: the CPUs available)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--out", args->out_dir, "Output directory (default: hplsim-out/<scenario name>-sweep)");
