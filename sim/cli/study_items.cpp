@@ -1,5 +1,6 @@
 #include "sim/cli/study_items.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "sim/distributed/world.hpp"
@@ -9,11 +10,15 @@ namespace hplsim::sim {
 
 std::optional<std::vector<std::string>> run_study_items(std::size_t count, int workers,
                                                         const std::function<std::string(std::size_t)>& work,
-                                                        const std::function<void(std::size_t)>& done) {
+                                                        const std::function<void(std::size_t)>& done,
+                                                        const std::function<double(std::size_t)>& cost) {
   const World& world = World::current();
   std::vector<std::size_t> mine;
   for (std::size_t i = 0; i < count; ++i)
     if (world.owns(i)) mine.push_back(i);
+  if (cost)
+    std::stable_sort(mine.begin(), mine.end(),
+                     [&cost](std::size_t a, std::size_t b) { return cost(a) > cost(b); });
   std::vector<std::pair<std::size_t, std::string>> answers;
   run_in_children(
       mine.size(), workers, [&](std::size_t at) { return work(mine[at]); },

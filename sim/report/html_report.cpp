@@ -267,11 +267,25 @@ void sweep_section(Page& page, const fs::path& dir, const Csv& csv) {
              beyond = csv.column("beyond_sampling_error");
   if (!first_summary || !rank || !rmax || !gap || !beyond)
     throw InputError((dir / "sweep.csv").string() + ": not the columns hplsim sweep writes");
+  std::vector<std::pair<long long, const std::vector<std::string>*>> by_rank;
+  for (std::size_t i = 0; i < csv.rows.size(); ++i) {
+    const auto& row = csv.rows[i];
+    if (row.size() != csv.header.size())
+      throw InputError((dir / "sweep.csv").string() + ": row " + std::to_string(i + 2) + " has " +
+                       std::to_string(row.size()) + " fields, the header " +
+                       std::to_string(csv.header.size()));
+    char* end = nullptr;
+    const long long r = std::strtoll(row[*rank].c_str(), &end, 10);
+    if (row[*rank].empty() || *end != '\0')
+      throw InputError((dir / "sweep.csv").string() + ": row " + std::to_string(i + 2) + ": rank \"" +
+                       row[*rank] + "\" is not a whole number");
+    by_rank.emplace_back(r, &row);
+  }
+  std::stable_sort(by_rank.begin(), by_rank.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<const std::vector<std::string>*> ranked;
-  for (const auto& row : csv.rows)
-    if (row.size() == csv.header.size()) ranked.push_back(&row);
-  std::sort(ranked.begin(), ranked.end(),
-            [&](const auto* a, const auto* b) { return std::stoll((*a)[*rank]) < std::stoll((*b)[*rank]); });
+  for (const auto& [r, row] : by_rank)
+    ranked.push_back(row);
   double best = 0.0;
   if (!ranked.empty()) best = std::strtod((*ranked.front())[*rmax].c_str(), nullptr);
   const Unit unit = rate_unit(best);

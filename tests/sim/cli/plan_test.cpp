@@ -41,6 +41,18 @@ TEST(Plan, PrintsTheTableAndTheBestNodeCountUnderEachObjective) {
   EXPECT_EQ(read_text(dir / "a" / "plan.svg"), read_text(dir / "b" / "plan.svg"));
 }
 
+TEST(Plan, DryRunPrintsEachNodeCountsRunAndSimulatesNothing) {
+  TempDir dir;
+  const CliResult r = run_hplsim({"plan", source_path("scenarios/aurora-hpl-sc24.textproto"), "--nodes",
+                                  "7000,9234", "--dry-run", "--out", (dir / "o").string()},
+                                 dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // The re-derived runs of README, "Resilience and planning".
+  EXPECT_NE(r.out.find("7000 nodes: 140 x 300, N 25052544, NB 384"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("9234 nodes: 162 x 342, N 28773888, NB 384"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(dir / "o"));
+}
+
 TEST(Plan, BadFlagsAreErrorsThatNameTheFlag) {
   TempDir dir;
   const std::string sc = small_dragonfly_with_failures(dir);

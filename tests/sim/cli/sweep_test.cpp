@@ -48,6 +48,21 @@ TEST(SweepCli, TheSameSweepGivesTheSameBytes) {
   EXPECT_EQ(std::count(a.begin(), a.end(), '\n'), 9);
 }
 
+TEST(SweepCli, DryRunListsThePointsAndSimulatesNothing) {
+  TempDir dir;
+  const CliResult r =
+      run_hplsim({"sweep", source_path("scenarios/aurora-hpl-sc24.textproto"), "--vary", "NB=256,512",
+                  "--grids", "auto:0.25-1", "--dry-run", "--out", (dir / "o").string()},
+                 dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // 2 NB x the 3 grids of 55,404 ranks with 0.25 <= P/Q <= 1 (README, "What-if sweeps").
+  EXPECT_NE(r.out.find("6 points"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("6: NB 512, PxQ 228x243 -> N 28773888, NB 512, 228 x 243 on 9234 nodes"),
+            std::string::npos)
+      << r.out;
+  EXPECT_FALSE(fs::exists(dir / "o"));
+}
+
 TEST(SweepCli, BadFlagsAreErrorsNamingTheFlag) {
   TempDir dir;
   const std::string sc = source_path("scenarios/small-dragonfly.textproto");

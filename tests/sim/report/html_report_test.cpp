@@ -105,6 +105,12 @@ TEST_F(HtmlReport, BadFilesAreErrorsNamingThem) {
   fs::remove(dir_ / "faults.csv");
   write("sweep.csv", "a,b\n1,2\n");
   EXPECT_NE(error().find("sweep.csv: not the columns hplsim sweep writes"), std::string::npos);
+  const std::string header = "NB,benchmark,rmax_flops_per_s,rank,below_best_fraction,beyond_sampling_error\n";
+  write("sweep.csv", header + "256,hpl,1e18,first,0,false\n");
+  EXPECT_NE(error().find("sweep.csv: row 2: rank \"first\" is not a whole number"), std::string::npos)
+      << error();
+  write("sweep.csv", header + "256,hpl,1e18\n");
+  EXPECT_NE(error().find("sweep.csv: row 2 has 3 fields, the header 6"), std::string::npos) << error();
 }
 
 } // namespace
