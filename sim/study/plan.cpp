@@ -190,22 +190,30 @@ void write_plan_svg(const std::vector<PlanPoint>& points, const std::vector<Obje
     IntervalPanel panel;
     const Best best = best_point(points, o);
     panel.best = best.index;
+    // The units the table uses: the largest fault-free rate and run time read with a few digits.
+    double top_rate = 0.0, top_time = 0.0;
+    for (const PlanPoint& p : points) {
+      top_rate = std::max(top_rate, p.fault_free_rmax_flops_per_s);
+      top_time = std::max(top_time, p.fault_free_time_s);
+    }
+    const Unit unit = o == Objective::RmaxInWindow ? rate_unit(top_rate) : time_unit(top_time);
     for (const PlanPoint& p : points) {
       panel.x.push_back(p.nodes);
       const Value v = value_of(p, o);
       const bool ok = p.simulated && p.completed > 0;
-      const double scale = o == Objective::RmaxInWindow ? 1e-18 : 1.0 / 3600.0;
+      const double scale = 1.0 / unit.scale;
       panel.y.push_back(ok ? v.value * scale : std::nan(""));
       panel.low.push_back(ok ? v.low * scale : std::nan(""));
       panel.high.push_back(ok ? v.high * scale : std::nan(""));
     }
     if (o == Objective::RmaxInWindow) {
-      panel.title = "Expected Rmax of a completed run within " + fixed(window_h, 0) + " h (higher is better)";
-      panel.y_label = "EF/s";
+      std::ostringstream window;
+      window << std::setprecision(3) << window_h; // 24, 8, 0.08
+      panel.title = "Expected Rmax of a completed run within " + window.str() + " h (higher is better)";
     } else {
       panel.title = "Expected wall time to one completed run (lower is better)";
-      panel.y_label = "hours";
     }
+    panel.y_label = unit.name;
     panels.push_back(std::move(panel));
   }
   write_interval_plot_svg("nodes", panels, path);

@@ -34,7 +34,12 @@ TEST(Plan, PrintsTheTableAndTheBestNodeCountUnderEachObjective) {
   ASSERT_NE(at24, std::string::npos) << csv;
   EXPECT_LT(at24, at36);
   EXPECT_LT(at36, at48);
-  EXPECT_NE(read_text(dir / "a" / "plan.svg").find("class=\"best\""), std::string::npos);
+  const std::string svg = read_text(dir / "a" / "plan.svg");
+  EXPECT_NE(svg.find("class=\"best\""), std::string::npos);
+  // The window as given, and the table's units: 48 nodes do ~7.4 PF/s in ~2.8 min (README's tour).
+  EXPECT_NE(svg.find("within 0.1 h"), std::string::npos);
+  EXPECT_NE(svg.find(">PF/s<"), std::string::npos);
+  EXPECT_NE(svg.find(">min<"), std::string::npos);
   // The same seed and trials: the same bytes.
   ASSERT_EQ(run_hplsim(plan_args(sc, (dir / "b").string()), dir).exit_code, 0);
   EXPECT_EQ(csv, read_text(dir / "b" / "plan.csv"));
