@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/report/svg_text.hpp"
 #include "sim/report/units.hpp"
 #include "sim/support/errors.hpp"
 #include "sim/support/output_files.hpp"
@@ -25,28 +26,8 @@ using Json = nlohmann::ordered_json;
 
 constexpr std::size_t kMaxTableRows = 200; // longer CSV files are cut, and say so
 
-std::string html(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-    case '&':
-      out += "&amp;";
-      break;
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    default:
-      out += c;
-    }
-  }
-  return out;
-}
+// HTML text and attribute values escape the same characters as SVG's (& < > ").
+using svg::escape;
 
 std::optional<std::string> read_if_present(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -139,11 +120,11 @@ public:
   explicit Page(std::string title) : title_(std::move(title)) {}
 
   void section(const std::string& id, const std::string& heading) {
-    body_ << "<section id=\"" << id << "\">\n<h2>" << html(heading) << "</h2>\n";
+    body_ << "<section id=\"" << id << "\">\n<h2>" << escape(heading) << "</h2>\n";
   }
   void end_section() { body_ << "</section>\n"; }
   void paragraph(const std::string& text, const char* cls = nullptr) {
-    body_ << "<p" << (cls ? std::string(" class=\"") + cls + "\"" : "") << ">" << html(text) << "</p>\n";
+    body_ << "<p" << (cls ? std::string(" class=\"") + cls + "\"" : "") << ">" << escape(text) << "</p>\n";
   }
   void raw(const std::string& markup) { body_ << markup; }
 
@@ -154,8 +135,8 @@ public:
     const auto start = svg->find("<svg");
     if (start == std::string::npos) throw InputError(svg_path.string() + ": not an SVG document");
     body_ << "<figure>\n"
-          << svg->substr(start) << "<figcaption>" << html(caption) << " ("
-          << html(svg_path.filename().string()) << ")</figcaption>\n</figure>\n";
+          << svg->substr(start) << "<figcaption>" << escape(caption) << " ("
+          << escape(svg_path.filename().string()) << ")</figcaption>\n</figure>\n";
   }
 
   /// Key-value rows of a JSON object; each value cell carries data-key (prefixed by `scope`).
@@ -164,20 +145,20 @@ public:
     flatten(j, "", rows);
     body_ << "<table class=\"keys\">\n";
     for (const auto& [key, v] : rows)
-      body_ << "<tr><th>" << html(key) << "</th><td data-key=\"" << html(scope + key) << "\">"
-            << html(v.is_string() ? v.get<std::string>() : v.dump()) << "</td></tr>\n";
+      body_ << "<tr><th>" << escape(key) << "</th><td data-key=\"" << escape(scope + key) << "\">"
+            << escape(v.is_string() ? v.get<std::string>() : v.dump()) << "</td></tr>\n";
     body_ << "</table>\n";
   }
 
   void csv_table(const Csv& csv, const fs::path& path) {
     body_ << "<div class=\"scroll\"><table class=\"rows\">\n<tr>";
     for (const std::string& h : csv.header)
-      body_ << "<th>" << html(h) << "</th>";
+      body_ << "<th>" << escape(h) << "</th>";
     body_ << "</tr>\n";
     for (std::size_t i = 0; i < std::min(csv.rows.size(), kMaxTableRows); ++i) {
       body_ << "<tr>";
       for (const std::string& cell : csv.rows[i])
-        body_ << "<td>" << html(cell) << "</td>";
+        body_ << "<td>" << escape(cell) << "</td>";
       body_ << "</tr>\n";
     }
     body_ << "</table></div>\n";
@@ -190,8 +171,8 @@ public:
   std::string text() const {
     std::ostringstream out;
     out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" << html(title_)
-        << "</title>\n<style>\n"
+        << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>"
+        << escape(title_) << "</title>\n<style>\n"
         << "body{font-family:sans-serif;max-width:1100px;margin:0 auto;padding:1em 2em;color:#222}\n"
         << "h1{font-size:1.5em}h2{font-size:1.2em;border-bottom:1px solid "
            "#ccc;padding-bottom:.2em;margin-top:2em}\n"
@@ -203,7 +184,7 @@ public:
         << ".scroll{overflow-x:auto;max-height:32em;overflow-y:auto}figure{margin:1em 0}"
            "figure svg{max-width:100%;height:auto}figcaption{color:#555;font-size:.85em}\n"
         << ".note{color:#666;font-size:.85em}.noise{color:#888}\n"
-        << "</style>\n</head>\n<body>\n<h1>" << html(title_) << "</h1>\n"
+        << "</style>\n</head>\n<body>\n<h1>" << escape(title_) << "</h1>\n"
         << body_.str() << "</body>\n</html>\n";
     return out.str();
   }
@@ -214,7 +195,7 @@ private:
 };
 
 void card(std::ostringstream& out, const std::string& key, const std::string& value) {
-  out << "<div class=\"card\"><div class=\"v\">" << html(value) << "</div><div class=\"k\">" << html(key)
+  out << "<div class=\"card\"><div class=\"v\">" << escape(value) << "</div><div class=\"k\">" << escape(key)
       << "</div></div>\n";
 }
 
@@ -294,15 +275,15 @@ void sweep_section(Page& page, const fs::path& dir, const Csv& csv) {
   std::ostringstream t;
   t << "<div class=\"scroll\"><table class=\"rows ranking\">\n<tr><th>rank</th>";
   for (std::size_t c = 0; c < *first_summary; ++c)
-    t << "<th>" << html(csv.header[c]) << "</th>";
+    t << "<th>" << escape(csv.header[c]) << "</th>";
   t << "<th>Rmax " << unit.name << "</th><th>sampling error %</th><th>vs best</th><th>difference</th></tr>\n";
   for (const auto* row : ranked) {
     const bool is_best = (*row)[*rank] == "1";
     const bool real = (*row)[*beyond] == "true";
-    t << "<tr" << (is_best || real || !any_error ? "" : " class=\"noise\"") << "><td>" << html((*row)[*rank])
-      << "</td>";
+    t << "<tr" << (is_best || real || !any_error ? "" : " class=\"noise\"") << "><td>"
+      << escape((*row)[*rank]) << "</td>";
     for (std::size_t c = 0; c < *first_summary; ++c)
-      t << "<td>" << html((*row)[c]) << "</td>";
+      t << "<td>" << escape((*row)[c]) << "</td>";
     const double r = std::strtod((*row)[*rmax].c_str(), nullptr);
     const std::string e = err ? (*row)[*err] : "";
     t << "<td>" << fixed(r / unit.scale, 4) << "</td><td>"

@@ -124,11 +124,10 @@ enum class PanelExchange { P2P, Hybrid, Collective };
 // HPL.dat's algorithm lines; used by benchmark HPL. Defaults [U]: PFACT Right,
 // NBMIN 4, NDIV 2, BCAST 1ringM, SWAP mix, swapping threshold 64. They are NOT
 // the sample HPL.dat shipped with netlib HPL 2.3 (icl-utk-edu/hpl at 9edeab5,
-// testing/ptest/HPL.dat, copied as scenarios/hpl-dat/netlib-hpl-2.3-sample.dat: PFACTs 0 1 2, NBMINs 2 4, NDIV 2, RFACTs 0 1 2,
-// BCAST 0 = 1ring, DEPTH 0, SWAP 2 = mix, threshold 64), which the comments
-// said until 2026-12-01; traces/hpl_config.hpp's defaults are that file's
-// first values. Every shipped scenario that leaves these lines unset was
-// measured with the values here, so they are kept, marked unsourced.
+// testing/ptest/HPL.dat, copied as scenarios/hpl-dat/netlib-hpl-2.3-sample.dat: PFACTs 0 1 2, NBMINs 2 4,
+// NDIV 2, RFACTs 0 1 2, BCAST 0 = 1ring, DEPTH 0, SWAP 2 = mix, threshold 64), which the comments said until
+// 2026-12-01; traces/hpl_config.hpp's defaults are that file's first values. Every shipped scenario that
+// leaves these lines unset was measured with the values here, so they are kept, marked unsourced.
 struct HplVariants {
   PfactAlgo pfact = PfactAlgo::Right;
   int nbmin = 4;

@@ -8,19 +8,6 @@ namespace hplsim::sim {
 
 namespace {
 
-// HPL's codes to the scenario's enum names (netlib HPL 2.3,
-// testing/ptest/HPL.dat: "RFACTs (0=left, 1=Crout, 2=Right)",
-// "BCASTs (0=1rg,1=1rM,2=2rg,3=2rM,4=Lng,5=LnM)", "SWAP (0=bin-exch,1=long,2=mix)").
-const char* rfact_name(int code) {
-  return code == 0 ? "LEFT" : code == 1 ? "CROUT" : "RIGHT";
-}
-const char* bcast_name(int code) {
-  static const char* const names[] = {"ONE_RING", "ONE_RING_M", "TWO_RING", "TWO_RING_M", "BLONG", "BLONG_M"};
-  return names[code];
-}
-const char* swap_name(int code) {
-  return code == 0 ? "BINARY_EXCHANGE" : code == 1 ? "SPREAD_ROLL" : "MIX";
-}
 const char* short_bcast(int code) {
   static const char* const names[] = {"1rg", "1rM", "2rg", "2rM", "Lng", "LnM"};
   return names[code];
@@ -95,15 +82,17 @@ std::vector<SweepPoint> hpl_dat_points(const HplDat& dat, const ResolvedScenario
                   o.nb = nb;
                   o.depth = depth;
                   // The HPL.dat's lines first: the user's own --set still applies after them.
-                  std::vector<std::string> sets;
-                  sets.push_back(std::string("workload.column_major=") +
-                                 (dat.column_major ? "true" : "false"));
-                  sets.push_back(std::string("workload.hpl.pfact=") + rfact_name(rfact));
-                  sets.push_back("workload.hpl.nbmin=" + std::to_string(nbmin));
-                  sets.push_back("workload.hpl.ndiv=" + std::to_string(ndiv));
-                  sets.push_back(std::string("workload.hpl.bcast=") + bcast_name(bcast));
-                  sets.push_back(std::string("workload.hpl.swap=") + swap_name(dat.swap));
-                  sets.push_back("workload.hpl.swap_threshold=" + std::to_string(dat.swap_threshold));
+                  // HPL.dat's codes mean what they mean to --vary (sim/study/sweep.hpp).
+                  ScenarioOverrides file;
+                  file.set.push_back(std::string("workload.column_major=") +
+                                     (dat.column_major ? "true" : "false"));
+                  apply_hpl_value("pfact", std::to_string(rfact), file);
+                  apply_hpl_value("nbmin", std::to_string(nbmin), file);
+                  apply_hpl_value("ndiv", std::to_string(ndiv), file);
+                  apply_hpl_value("bcast", std::to_string(bcast), file);
+                  apply_hpl_value("swap", std::to_string(dat.swap), file);
+                  file.set.push_back("workload.hpl.swap_threshold=" + std::to_string(dat.swap_threshold));
+                  const std::vector<std::string>& sets = file.set;
                   o.set.insert(o.set.begin(), sets.begin(), sets.end());
                   points.push_back(std::move(p));
                 }

@@ -94,42 +94,6 @@ const std::vector<std::string>& hpl_names() {
   return names;
 }
 
-// Applies one varied value to a point's overrides.
-void apply(const std::string& name, const std::string& value, ScenarioOverrides& o) {
-  const std::string flag = "--vary " + name + "=" + value;
-  if (name == "N") {
-    o.n = whole<long long>(flag, value);
-  } else if (name == "NB") {
-    o.nb = whole<long long>(flag, value);
-  } else if (name == "PxQ") {
-    const auto x = lower(value).find('x');
-    if (x == std::string::npos) throw InputError(flag + ": expected PxQ as AxB, e.g. 162x342");
-    o.p = whole<int>(flag, value.substr(0, x));
-    o.q = whole<int>(flag, value.substr(x + 1));
-  } else if (name == "depth") {
-    if (value != "0" && value != "1") throw InputError(flag + ": depth is 0 or 1");
-    o.depth = value == "1" ? 1 : 0;
-  } else if (name == "nodes") {
-    o.nodes = whole<int>(flag, value);
-  } else if (name == "ppn") {
-    o.ppn = whole<int>(flag, value);
-  } else if (name == "nbmin" || name == "ndiv") {
-    whole<int>(flag, value);
-    o.set.push_back("workload.hpl." + name + "=" + value);
-  } else if (const auto it = variant_names().find(name); it != variant_names().end()) {
-    const auto v = it->second.find(lower(value));
-    if (v == it->second.end()) {
-      std::string known;
-      for (const auto& [k, e] : it->second)
-        known += (known.empty() ? "" : ", ") + k;
-      throw InputError(flag + ": not a " + name + " (HPL.dat's codes or names: " + known + ")");
-    }
-    o.set.push_back("workload.hpl." + name + "=" + v->second);
-  } else {
-    o.set.push_back(name + "=" + value); // a field path: --set's own errors name it
-  }
-}
-
 std::vector<std::pair<int, int>> grids_of(int ranks, const GridRange& r) {
   std::vector<std::pair<int, int>> out;
   for (int p = 1; p * p <= ranks; ++p)
@@ -179,6 +143,41 @@ std::string label_of(const SweepResult& r) {
 }
 
 } // namespace
+
+void apply_hpl_value(const std::string& name, const std::string& value, ScenarioOverrides& o) {
+  const std::string flag = "--vary " + name + "=" + value;
+  if (name == "N") {
+    o.n = whole<long long>(flag, value);
+  } else if (name == "NB") {
+    o.nb = whole<long long>(flag, value);
+  } else if (name == "PxQ") {
+    const auto x = lower(value).find('x');
+    if (x == std::string::npos) throw InputError(flag + ": expected PxQ as AxB, e.g. 162x342");
+    o.p = whole<int>(flag, value.substr(0, x));
+    o.q = whole<int>(flag, value.substr(x + 1));
+  } else if (name == "depth") {
+    if (value != "0" && value != "1") throw InputError(flag + ": depth is 0 or 1");
+    o.depth = value == "1" ? 1 : 0;
+  } else if (name == "nodes") {
+    o.nodes = whole<int>(flag, value);
+  } else if (name == "ppn") {
+    o.ppn = whole<int>(flag, value);
+  } else if (name == "nbmin" || name == "ndiv") {
+    whole<int>(flag, value);
+    o.set.push_back("workload.hpl." + name + "=" + value);
+  } else if (const auto it = variant_names().find(name); it != variant_names().end()) {
+    const auto v = it->second.find(lower(value));
+    if (v == it->second.end()) {
+      std::string known;
+      for (const auto& [k, e] : it->second)
+        known += (known.empty() ? "" : ", ") + k;
+      throw InputError(flag + ": not a " + name + " (HPL.dat's codes or names: " + known + ")");
+    }
+    o.set.push_back("workload.hpl." + name + "=" + v->second);
+  } else {
+    o.set.push_back(name + "=" + value); // a field path: --set's own errors name it
+  }
+}
 
 Vary parse_vary(const std::string& text) {
   const auto eq = text.find('=');
@@ -251,7 +250,7 @@ std::vector<SweepPoint> sweep_points(const ResolvedScenario& base, const Scenari
     ScenarioOverrides o = base_overrides;
     bool sized = false, n_given = false;
     for (const auto& [name, value] : combo) {
-      apply(name, value, o);
+      apply_hpl_value(name, value, o);
       sized = sized || name == "nodes" || name == "ppn" || name == "NB";
       n_given = n_given || name == "N";
     }

@@ -25,6 +25,10 @@ struct Vary {
 /// Parses "NAME=v1,v2,..." (InputError naming --vary).
 Vary parse_vary(const std::string& text);
 
+/// Applies one HPL name's value (HPL.dat's codes or names for the variants)
+/// or a field path's to `o` (InputError naming --vary NAME=VALUE).
+void apply_hpl_value(const std::string& name, const std::string& value, ScenarioOverrides& o);
+
 /// --grids auto[:LO-HI]: every P x Q of the point's ranks with P <= Q and LO <= P/Q <= HI.
 struct GridRange {
   double lo = 0.25, hi = 1.0;
