@@ -73,9 +73,15 @@ struct HplConfig {
   /// models, its jb pivot exchanges as pivot_collective prices them). Needs
   /// the CPU free for the panel (gpu: the update runs on the GPUs).
   bool panel_collective = false;
+  /// Fast mode only (docs/fast-mode.md, "12. Collective swap roll"): each
+  /// member's part of HPL_rollT (the spread-roll swap's P - 1 ring steps) is
+  /// one Exchange op with its SwapRoll set, priced by the replay from the
+  /// members' routes instead of the roll's P - 1 messages each way. Host
+  /// buffers and P even only (otherwise the roll stays messages).
+  bool roll_collective = false;
   /// Fast mode's fault windows (sim/fast/fault_windows.hpp): the process
-  /// columns whose pivot exchanges stay messages when pivot_collective and
-  /// panel_collective are on (a flapped NIC's ranks' columns: the only
+  /// columns whose pivot exchanges and swap rolls stay messages when
+  /// pivot_collective, panel_collective and roll_collective are on (a flapped NIC's ranks' columns: the only
   /// exchanges its flap can fail).
   std::vector<int> message_pivot_columns;
   bool messages_for_column(int pcol) const {

@@ -96,7 +96,17 @@ void HplStepEmitter::swap_exchange(ProgramBuilder& b, const HplPanel& pn, int ro
     spread_roll_pattern(s, row, ncols, first, roll);
     emit_pattern(b, column, first, SWAP);
     if (!current) b.compute(KERNEL_LASWP, staged ? CPU : res, own, ncols, 0, SWAP);
-    if (c_.swap_roll_group > 1)
+    // The collective prices HPL_rollT with blocking pairs: with P even every
+    // step pairs two neighbours; with P odd the two positions that meet
+    // across the ring's end do so one step apart, which only messages model.
+    if (c_.roll_collective && c_.p % 2 == 0 && !device_messages() && !c_.messages_for_column(col)) {
+      SwapRoll shape;
+      shape.set_n(c_.n);
+      shape.set_nb(c_.nb);
+      shape.set_row_begin(pn.j);
+      shape.set_ncols(ncols);
+      b.roll(column, pn.prow, pn.jb, shape, SWAP);
+    } else if (c_.swap_roll_group > 1)
       emit_grouped_roll(b, column, roll, c_.swap_roll_group);
     else
       emit_pattern(b, column, roll, SWAP);

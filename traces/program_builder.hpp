@@ -147,6 +147,15 @@ public:
     *x->mutable_panel() = shape;
   }
 
+  /// Fast mode's collective swap roll (Exchange with SwapRoll): this member's
+  /// part of HPL_rollT for the row swap of `ncols` columns.
+  void roll(const Communicator& column, int root_member, std::int64_t jb, const SwapRoll& shape,
+            Phase phase) {
+    exchange(column, root_member, jb, phase);
+    Exchange* x = program_->mutable_ops(program_->ops_size() - 1)->mutable_exchange();
+    *x->mutable_roll() = shape;
+  }
+
   /// Marks the receives among ops [first, size()) as standing for `repeat`
   /// messages each (Recv.repeat; fast mode's aggregated pivot exchange).
   void mark_receives_repeated(int first, std::uint32_t repeat) {

@@ -262,6 +262,12 @@ ValidationReport validate_schedule(int ranks, const std::vector<const StepSchedu
                 p.nbmin() < 1 || p.ndiv() < 2 || p.pfact() < 0 || p.pfact() > 2)
               c.error(where(k, r, i) + "bad panel shape");
           }
+          if (x.has_roll()) {
+            const SwapRoll& s = x.roll();
+            if (x.has_panel() || s.n() <= 0 || s.nb() <= 0 || s.row_begin() < 0 ||
+                s.row_begin() + x.jb() > s.n() || s.ncols() <= 0)
+              c.error(where(k, r, i) + "bad swap roll");
+          }
           break;
         }
         case Op::kSync: {

@@ -7,6 +7,7 @@
 #include <queue>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 
@@ -14,6 +15,7 @@
 #include <simgrid/s4u/Link.hpp>
 
 #include "models/protocol_model.hpp"
+#include "sim/engine/swap_roll.hpp"
 #include "traces/hpl_pfact.hpp"
 
 namespace hplsim::sim {
@@ -92,7 +94,7 @@ std::vector<double> pivot_exchange_completion_s(const std::vector<traces::Patter
         const ExchangeNetwork::Route& r = network.route(from, to);
         double rate = std::numeric_limits<double>::infinity();
         for (const auto& [link, bw] : r.links)
-          rate = std::min(rate, bw / load[link]);
+          rate = std::min(rate, bw / network.share(link, load[link]));
         rate *= network.bandwidth_factor(bytes);
         const double transfer_s = std::isfinite(rate) && rate > 0.0 ? static_cast<double>(bytes) / rate : 0.0;
         seconds = std::max(seconds, network.latency_s(r.path_s, bytes) + transfer_s);
@@ -119,16 +121,7 @@ class PivotExchanges::Network final : public ExchangeNetwork {
 public:
   Network(PivotExchanges& owner, int base, int stride) : owner_(owner), base_(base), stride_(stride) {}
   const Route& route(int from, int to) override {
-    const int a = base_ + from * stride_, b = base_ + to * stride_;
-    const std::uint64_t key = (static_cast<std::uint64_t>(a) << 32) | static_cast<std::uint32_t>(b);
-    auto it = owner_.routes_.find(key);
-    if (it != owner_.routes_.end()) return it->second;
-    std::vector<sg4::Link*> links;
-    Route r;
-    r.path_s = owner_.platform_.query_route(a, b, links);
-    for (const sg4::Link* l : links)
-      r.links.emplace_back(l, l->get_bandwidth());
-    return owner_.routes_.emplace(key, std::move(r)).first->second;
+    return owner_.rank_route(base_ + from * stride_, base_ + to * stride_);
   }
   double latency_s(double path_s, std::int64_t bytes) const override {
     const models::ProtocolModel* pm = owner_.protocol_;
@@ -142,6 +135,71 @@ private:
   PivotExchanges& owner_;
   int base_, stride_;
 };
+
+// A collective swap roll's machine: the column's routes, each node link
+// (NIC, shared memory, UPI) shared with the rolls priced before this one that
+// are still running on it when this one starts (swap_roll_busy_share).
+class PivotExchanges::RollNetwork final : public ExchangeNetwork {
+public:
+  RollNetwork(Network& column, RollBusy& busy, double first_s)
+      : column_(column), busy_(busy), first_s_(first_s) {}
+  const Route& route(int from, int to) override { return column_.route(from, to); }
+  double latency_s(double path_s, std::int64_t bytes) const override {
+    return column_.latency_s(path_s, bytes);
+  }
+  double bandwidth_factor(std::int64_t bytes) const override { return column_.bandwidth_factor(bytes); }
+  double share(const void* link, int round_load) const override {
+    return swap_roll_busy_share(busy_, link, first_s_, round_load);
+  }
+
+private:
+  Network& column_;
+  RollBusy& busy_;
+  double first_s_;
+};
+
+const ExchangeNetwork::Route& PivotExchanges::rank_route(int a, int b) {
+  const std::uint64_t key = (static_cast<std::uint64_t>(a) << 32) | static_cast<std::uint32_t>(b);
+  auto it = routes_.find(key);
+  if (it != routes_.end()) return it->second;
+  std::vector<sg4::Link*> links;
+  ExchangeNetwork::Route r;
+  r.path_s = platform_.query_route(a, b, links);
+  for (const sg4::Link* l : links) {
+    r.links.emplace_back(l, l->get_bandwidth());
+    // The fabric's links are named after their topology kind (MachineZone::create_links).
+    const std::string_view name = l->get_cname();
+    const bool fabric = name.starts_with("local") || name.starts_with("global") || name.starts_with("leaf") ||
+                        name.starts_with("spine");
+    r.node_link.push_back(fabric ? 0 : 1);
+  }
+  return routes_.emplace(key, std::move(r)).first->second;
+}
+
+std::vector<double> PivotExchanges::replay_roll(const traces::Exchange& x, std::vector<double>& arrival_s) {
+  double first_s = std::numeric_limits<double>::infinity();
+  for (const double a : arrival_s)
+    if (!std::isnan(a)) first_s = std::min(first_s, a);
+  for (double& a : arrival_s)
+    if (std::isnan(a)) a = first_s;
+  const traces::SwapRoll& s = x.roll();
+  const auto key = std::make_tuple(s.row_begin(), x.jb(), x.root_member());
+  auto it = roll_layouts_.find(key);
+  if (it == roll_layouts_.end()) {
+    // A window rolls a few panels at a time (look-ahead): keep the latest.
+    if (roll_layouts_.size() >= 4) roll_layouts_.erase(roll_layouts_.begin());
+    it = roll_layouts_
+             .emplace(key, traces::make_swap_layout(s.row_begin(), s.n(), s.nb(), x.jb(), x.size(),
+                                                    x.root_member()))
+             .first;
+  }
+  Network column(*this, x.base(), x.stride());
+  RollNetwork network(column, roll_busy_, first_s);
+  const std::vector<traces::Pattern> patterns = swap_roll_patterns(it->second, s.ncols());
+  std::vector<double> done = pivot_exchange_completion_s(patterns, network, &arrival_s);
+  swap_roll_hold(roll_busy_, patterns, column, done);
+  return done;
+}
 
 PivotExchanges::PivotExchanges(const Platform& platform, const models::ProtocolModel* protocol,
                                const std::vector<bool>* active_ranks)
@@ -221,6 +279,7 @@ double PivotExchanges::meet(int rank, const traces::Exchange& x, std::size_t pos
     throw std::logic_error("panel collective: rank " + std::to_string(rank) + " brought no segments");
   const auto complete = [&](std::vector<double>& arrival, const std::vector<std::vector<double>>& segs) {
     if (panel) return replay_panel(x, arrival, segs);
+    if (x.has_roll()) return replay_roll(x, arrival);
     std::vector<double> done = replay(x, arrival);
     if (x.has_collective_from_column() && x.collective_from_column() <= 0) complete_together(done);
     return done;

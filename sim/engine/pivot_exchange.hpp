@@ -10,8 +10,10 @@
 #include <utility>
 #include <vector>
 
+#include "sim/engine/exchange_network.hpp"
 #include "sim/engine/platform.hpp"
 #include "traces/comm_pattern.hpp"
+#include "traces/hpl_swap.hpp"
 #include "traces/schedule.pb.h"
 
 namespace hplsim::models {
@@ -19,22 +21,6 @@ class ProtocolModel;
 }
 
 namespace hplsim::sim {
-
-/// What pivot_exchange_completion_s needs to know of the machine.
-class ExchangeNetwork {
-public:
-  struct Route {
-    double path_s = 0.0;                               ///< sum of the links' latencies
-    std::vector<std::pair<const void*, double>> links; ///< link identity, bandwidth (bytes/s)
-  };
-  virtual ~ExchangeNetwork() = default;
-  /// The route from member `from` to member `to`.
-  virtual const Route& route(int from, int to) = 0;
-  /// A message's latency on a route of `path_s` and the factor applied to the
-  /// links' bandwidth, for `bytes` (the protocol model's corrections).
-  virtual double latency_s(double path_s, std::int64_t bytes) const = 0;
-  virtual double bandwidth_factor(std::int64_t bytes) const = 0;
-};
 
 /// Every member's message pattern (traces::pivot_exchange_pattern, index =
 /// member) of the pivot exchange of a column of `size` members whose diagonal
@@ -83,6 +69,9 @@ public:
 
 private:
   class Network;
+  class RollNetwork;
+  const ExchangeNetwork::Route& rank_route(int from_rank, int to_rank);
+  std::vector<double> replay_roll(const traces::Exchange& x, std::vector<double>& arrival_s);
   int active_members(const traces::Exchange& x);
   std::vector<double> replay(const traces::Exchange& x, std::vector<double>& arrival_s);
   std::vector<double> replay_panel(const traces::Exchange& x, const std::vector<double>& arrival_s,
@@ -96,6 +85,10 @@ private:
   // The last panel's member patterns: the jb exchanges of a panel share them.
   std::tuple<int, int, std::int64_t> patterns_key_{-1, -1, -1}; // size, root, jb
   std::vector<traces::Pattern> patterns_;
+  // Collective swap rolls: the swap layouts of the latest panels, by
+  // (row_begin, jb, icurrow), and the node links the rolls priced so far hold.
+  std::map<std::tuple<std::int64_t, std::int64_t, int>, traces::SwapLayout> roll_layouts_;
+  RollBusy roll_busy_;
   struct Meeting {
     sg4::BarrierPtr barrier;
     std::vector<double> arrival_s;             // NaN until the member arrives (phantoms stay NaN)

@@ -30,6 +30,7 @@ FastPlan settle_fast_plan(const ResolvedScenario& sc) {
   plan.shortcuts.panel_collective = c.panel_collective == Fold::On ||
                                     (c.panel_collective == Fold::Auto && plan.shortcuts.pivot_collective &&
                                      sc.machine.node.gpus_per_node() > 0);
+  plan.shortcuts.roll_collective = when_folded(c.roll_collective);
   plan.shortcuts.swap_roll_group = c.swap_roll_group;
   plan.shortcuts.ring_aggregated = c.ring_aggregate;
   plan.workers = window_workers(c.workers);

@@ -81,7 +81,7 @@ public:
     if (any_flaps) {
       // Fault windows send the pivot exchanges as messages, which a flap can fail.
       ScheduleShortcuts messages = plan_.shortcuts;
-      messages.pivot_collective = messages.panel_collective = false;
+      messages.pivot_collective = messages.panel_collective = messages.roll_collective = false;
       fault_source_ = make_schedule_source(sc_, messages);
     }
     check_kernel_coverage(sc_, *source_, *machine_.kernels);

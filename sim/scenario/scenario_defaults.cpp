@@ -216,6 +216,7 @@ ResolvedScenario resolve(const LoadedScenario& loaded) {
   set_if(f.has_ring_aggregate(), f.ring_aggregate(), out.options.fast.ring_aggregate);
   if (f.has_pivot_collective())
     out.options.fast.pivot_collective = f.pivot_collective() ? Fold::On : Fold::Off;
+  if (f.has_roll_collective()) out.options.fast.roll_collective = f.roll_collective() ? Fold::On : Fold::Off;
   if (f.has_panel_collective())
     out.options.fast.panel_collective = f.panel_collective() ? Fold::On : Fold::Off;
   set_if(f.has_swap_roll_group(), f.swap_roll_group(), out.options.fast.swap_roll_group);

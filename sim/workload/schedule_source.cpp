@@ -147,6 +147,7 @@ std::unique_ptr<ScheduleSource> make_schedule_source(const ResolvedScenario& sc,
   config.pivot_group = shortcuts.pivot_group;
   config.pivot_collective = shortcuts.pivot_collective;
   config.panel_collective = shortcuts.panel_collective;
+  config.roll_collective = shortcuts.roll_collective;
   config.swap_roll_group = shortcuts.swap_roll_group;
   config.message_pivot_columns = shortcuts.message_pivot_columns;
   return std::make_unique<GeneratorSource<traces::HplScheduleGenerator>>(config);

@@ -36,6 +36,7 @@ struct ScheduleShortcuts {
   int pivot_group = 1;                    ///< traces::HplConfig::pivot_group
   bool pivot_collective = false;          ///< traces::HplConfig::pivot_collective
   bool panel_collective = false;          ///< traces::HplConfig::panel_collective
+  bool roll_collective = false;           ///< traces::HplConfig::roll_collective
   int swap_roll_group = 1;                ///< traces::HplConfig::swap_roll_group
   bool ring_aggregated = false;           ///< traces::MxpConfig::bcast_ring_aggregated
   std::vector<int> message_pivot_columns; ///< traces::HplConfig::message_pivot_columns

@@ -130,6 +130,52 @@ TEST(HplGenerator, EdgeGridsAreConsistent) {
   }
 }
 
+TEST(HplGenerator, CollectiveSwapRollTakesTheRollsBytesOnEvenP) {
+  // Fast mode's collective swap roll: with P even each rank's HPL_rollT
+  // becomes one Exchange op with a SwapRoll whose pattern carries exactly the
+  // SWAP bytes that are no longer sent; with P odd the roll stays messages.
+  for (const int p : {5, 6, 7, 12}) {
+    HplConfig c = staged_gpu_config(p);
+    c.swap = HplConfig::Swap::SpreadRoll;
+    HplConfig fast = c;
+    fast.roll_collective = true;
+    const HplScheduleGenerator ref_gen(c), fast_gen(fast);
+    const auto ref_steps = all_steps(ref_gen), fast_steps = all_steps(fast_gen);
+    const ValidationReport r = validate_all(fast_gen, fast_steps);
+    ASSERT_TRUE(r.ok()) << "P " << p << ": " << r.summary();
+    const auto swap_bytes = [](const std::vector<StepSchedule>& steps) {
+      std::int64_t bytes = 0;
+      for (const auto& s : steps)
+        for (const auto& prog : s.ranks())
+          for (const auto& op : prog.ops())
+            if (op.has_send() && op.send().phase() == SWAP) bytes += op.send().bytes();
+      return bytes;
+    };
+    std::int64_t rolls = 0, roll_bytes = 0;
+    for (const auto& s : fast_steps)
+      for (const auto& prog : s.ranks())
+        for (const auto& op : prog.ops()) {
+          if (!op.has_exchange() || !op.exchange().has_roll()) continue;
+          const Exchange& x = op.exchange();
+          ++rolls;
+          const SwapLayout layout = make_swap_layout(x.roll().row_begin(), x.roll().n(), x.roll().nb(),
+                                                     x.jb(), x.size(), x.root_member());
+          Pattern spread, roll;
+          spread_roll_pattern(layout, Communicator{x.base(), x.stride(), x.size()}.member_of(prog.rank()),
+                              x.roll().ncols(), spread, roll);
+          for (const PeerMsg& m : roll)
+            roll_bytes += m.send_bytes;
+        }
+    if (p % 2 == 0) {
+      EXPECT_GT(rolls, 0) << "P " << p;
+      EXPECT_EQ(swap_bytes(fast_steps) + roll_bytes, swap_bytes(ref_steps)) << "P " << p;
+    } else {
+      EXPECT_EQ(rolls, 0) << "P " << p;
+      EXPECT_EQ(swap_bytes(fast_steps), swap_bytes(ref_steps)) << "P " << p;
+    }
+  }
+}
+
 TEST(HplGenerator, FastModeShortcutsKeepTheScheduleConsistentAndTheBytes) {
   // Fast mode's collective pivot exchange and grouped swap roll, on even and
   // odd P (the roll's two even positions across the ring's end meet one step

@@ -1,0 +1,36 @@
+#pragma once
+// What fast mode's priced collectives (sim/engine/pivot_exchange.hpp, sim/engine/swap_roll.hpp) need to know
+// of the machine: the routes between the members, the protocol model's corrections, how links are shared.
+#include <cstdint>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace hplsim::sim {
+
+/// The node links held by the collective swap rolls priced so far: the times
+/// at which each roll that crosses the link ends (sim/engine/swap_roll.hpp).
+using RollBusy = std::unordered_map<const void*, std::vector<double>>;
+
+/// What pivot_exchange_completion_s needs to know of the machine.
+class ExchangeNetwork {
+public:
+  struct Route {
+    double path_s = 0.0;                               ///< sum of the links' latencies
+    std::vector<std::pair<const void*, double>> links; ///< link identity, bandwidth (bytes/s)
+    /// Per link: 1 for a node's own link (NIC, shared memory, UPI), 0 for the fabric's.
+    std::vector<char> node_link;
+  };
+  virtual ~ExchangeNetwork() = default;
+  /// The route from member `from` to member `to`.
+  virtual const Route& route(int from, int to) = 0;
+  /// A message's latency on a route of `path_s` and the factor applied to the
+  /// links' bandwidth, for `bytes` (the protocol model's corrections).
+  virtual double latency_s(double path_s, std::int64_t bytes) const = 0;
+  virtual double bandwidth_factor(std::int64_t bytes) const = 0;
+  /// How many messages share `link` when `round_load` messages of one round
+  /// cross it (the collective swap roll adds the other rolls' messages).
+  virtual double share(const void* /*link*/, int round_load) const { return round_load; }
+};
+
+} // namespace hplsim::sim
