@@ -2,15 +2,10 @@
 // What fast mode's priced collectives (sim/engine/pivot_exchange.hpp, sim/engine/swap_roll.hpp) need to know
 // of the machine: the routes between the members, the protocol model's corrections, how links are shared.
 #include <cstdint>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 namespace hplsim::sim {
-
-/// The node links held by the collective swap rolls priced so far: the times
-/// at which each roll that crosses the link ends (sim/engine/swap_roll.hpp).
-using RollBusy = std::unordered_map<const void*, std::vector<double>>;
 
 /// What pivot_exchange_completion_s needs to know of the machine.
 class ExchangeNetwork {

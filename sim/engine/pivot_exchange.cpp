@@ -136,28 +136,6 @@ private:
   int base_, stride_;
 };
 
-// A collective swap roll's machine: the column's routes, each node link
-// (NIC, shared memory, UPI) shared with the rolls priced before this one that
-// are still running on it when this one starts (swap_roll_busy_share).
-class PivotExchanges::RollNetwork final : public ExchangeNetwork {
-public:
-  RollNetwork(Network& column, RollBusy& busy, double first_s)
-      : column_(column), busy_(busy), first_s_(first_s) {}
-  const Route& route(int from, int to) override { return column_.route(from, to); }
-  double latency_s(double path_s, std::int64_t bytes) const override {
-    return column_.latency_s(path_s, bytes);
-  }
-  double bandwidth_factor(std::int64_t bytes) const override { return column_.bandwidth_factor(bytes); }
-  double share(const void* link, int round_load) const override {
-    return swap_roll_busy_share(busy_, link, first_s_, round_load);
-  }
-
-private:
-  Network& column_;
-  RollBusy& busy_;
-  double first_s_;
-};
-
 const ExchangeNetwork::Route& PivotExchanges::rank_route(int a, int b) {
   const std::uint64_t key = (static_cast<std::uint64_t>(a) << 32) | static_cast<std::uint32_t>(b);
   auto it = routes_.find(key);
@@ -194,11 +172,15 @@ std::vector<double> PivotExchanges::replay_roll(const traces::Exchange& x, std::
              .first;
   }
   Network column(*this, x.base(), x.stride());
-  RollNetwork network(column, roll_busy_, first_s);
-  const std::vector<traces::Pattern> patterns = swap_roll_patterns(it->second, s.ncols());
-  std::vector<double> done = pivot_exchange_completion_s(patterns, network, &arrival_s);
-  swap_roll_hold(roll_busy_, patterns, column, done);
-  return done;
+  last_roll_ = roll_pricer_.price(it->second, s.ncols(), arrival_s, column, sg4::Engine::get_clock());
+  return *last_roll_;
+}
+
+double PivotExchanges::roll_done_s(int rank) const {
+  const auto it = rolls_of_.find(rank);
+  if (it == rolls_of_.end())
+    throw std::logic_error("swap roll: rank " + std::to_string(rank) + " has no roll");
+  return (*it->second.first)[static_cast<std::size_t>(it->second.second)];
 }
 
 PivotExchanges::PivotExchanges(const Platform& platform, const models::ProtocolModel* protocol,
@@ -289,7 +271,9 @@ double PivotExchanges::meet(int rank, const traces::Exchange& x, std::size_t pos
     arrival[static_cast<std::size_t>(member)] = now;
     std::vector<std::vector<double>> alone(panel ? arrival.size() : 0);
     if (panel) alone[static_cast<std::size_t>(member)] = *segments;
-    return complete(arrival, alone)[static_cast<std::size_t>(member)];
+    const double done_s = complete(arrival, alone)[static_cast<std::size_t>(member)];
+    if (x.has_roll()) rolls_of_[rank] = {last_roll_, member};
+    return done_s;
   }
   const auto key = std::make_tuple(x.base(), x.stride(), pos, seq);
   auto it = meetings_.find(key);
@@ -305,9 +289,11 @@ double PivotExchanges::meet(int rank, const traces::Exchange& x, std::size_t pos
   if (panel) meeting->segments[static_cast<std::size_t>(member)] = *segments;
   if (++meeting->arrived == expected) {
     meeting->done_s = complete(meeting->arrival_s, meeting->segments);
+    if (x.has_roll()) meeting->roll = last_roll_;
     meetings_.erase(it);
   }
   meeting->barrier->wait();
+  if (x.has_roll()) rolls_of_[rank] = {meeting->roll, member};
   return meeting->done_s[static_cast<std::size_t>(member)];
 }
 

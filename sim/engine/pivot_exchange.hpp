@@ -12,6 +12,7 @@
 
 #include "sim/engine/exchange_network.hpp"
 #include "sim/engine/platform.hpp"
+#include "sim/engine/swap_roll.hpp"
 #include "traces/comm_pattern.hpp"
 #include "traces/hpl_swap.hpp"
 #include "traces/schedule.pb.h"
@@ -67,9 +68,13 @@ public:
   double meet(int rank, const traces::Exchange& x, std::size_t pos, int seq,
               const std::vector<double>* segments = nullptr);
 
+  /// A swap roll's completion for `rank` as it stands now: a roll priced
+  /// later that shares a node link with it may have moved it on
+  /// (SwapRollPricer). The rank sleeps again until it when it has.
+  double roll_done_s(int rank) const;
+
 private:
   class Network;
-  class RollNetwork;
   const ExchangeNetwork::Route& rank_route(int from_rank, int to_rank);
   std::vector<double> replay_roll(const traces::Exchange& x, std::vector<double>& arrival_s);
   int active_members(const traces::Exchange& x);
@@ -88,13 +93,17 @@ private:
   // Collective swap rolls: the swap layouts of the latest panels, by
   // (row_begin, jb, icurrow), and the node links the rolls priced so far hold.
   std::map<std::tuple<std::int64_t, std::int64_t, int>, traces::SwapLayout> roll_layouts_;
-  RollBusy roll_busy_;
+  SwapRollPricer roll_pricer_;
+  SwapRollPricer::Live last_roll_;
+  std::unordered_map<int, std::pair<SwapRollPricer::Live, int>>
+      rolls_of_; // rank -> its latest roll, its member
   struct Meeting {
     sg4::BarrierPtr barrier;
     std::vector<double> arrival_s;             // NaN until the member arrives (phantoms stay NaN)
     std::vector<std::vector<double>> segments; // collective panel: per member (phantoms: empty)
     int arrived = 0;
     std::vector<double> done_s; // filled by the last to arrive
+    SwapRollPricer::Live roll;  // a swap roll's live completion times
   };
   std::map<std::tuple<int, int, std::size_t, int>, std::shared_ptr<Meeting>> meetings_;
 };

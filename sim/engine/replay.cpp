@@ -168,6 +168,10 @@ private:
     }
     const std::vector<double>* segments = x.has_panel() ? &panel_segments(x) : nullptr;
     PendingOps::hold_until(st_.exchanges->meet(rank_, x, pos, exchange_seq_++, segments));
+    // A swap roll priced later may have slowed this one down while it slept.
+    if (x.has_roll())
+      for (double again_s; (again_s = st_.exchanges->roll_done_s(rank_)) > sg4::Engine::get_clock();)
+        PendingOps::hold_until(again_s);
     accounts_.add(pos, phase_index(x.phase()), t0, sg4::Engine::get_clock());
   }
 

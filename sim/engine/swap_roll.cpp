@@ -1,6 +1,9 @@
 #include "sim/engine/swap_roll.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <tuple>
 
 namespace hplsim::sim {
 
@@ -19,27 +22,210 @@ std::vector<traces::Pattern> swap_roll_patterns(const traces::SwapLayout& layout
   return patterns;
 }
 
-double swap_roll_busy_share(RollBusy& busy, const void* link, double first_s, int round_load) {
-  const auto it = busy.find(link);
-  if (it == busy.end()) return round_load;
-  std::erase_if(it->second, [first_s](double end_s) { return end_s <= first_s; });
-  return std::max(static_cast<double>(round_load), 1.0 + static_cast<double>(it->second.size()));
+const SwapRollPricer::DenseRoute& SwapRollPricer::dense(const ExchangeNetwork::Route& r) {
+  auto it = dense_.find(&r);
+  if (it != dense_.end()) return it->second;
+  DenseRoute d;
+  d.path_s = r.path_s;
+  d.first = static_cast<std::uint32_t>(links_.size());
+  for (std::size_t i = 0; i < r.links.size(); ++i) {
+    const auto [slot, added] =
+        link_index_.try_emplace(r.links[i].first, static_cast<std::uint32_t>(info_.size()));
+    if (added) {
+      LinkInfo info;
+      info.link = r.links[i].first;
+      info.bandwidth = r.links[i].second;
+      info.node = i < r.node_link.size() && r.node_link[i] != 0;
+      info_.push_back(std::move(info));
+    }
+    links_.push_back(slot->second);
+  }
+  d.count = static_cast<std::uint32_t>(links_.size()) - d.first;
+  return dense_.emplace(&r, d).first->second;
 }
 
-void swap_roll_hold(RollBusy& busy, const std::vector<traces::Pattern>& patterns, ExchangeNetwork& column,
-                    const std::vector<double>& done_s) {
-  std::unordered_map<const void*, double> until;
-  for (std::size_t m = 0; m < patterns.size(); ++m)
-    for (const traces::PeerMsg& msg : patterns[m]) {
-      const ExchangeNetwork::Route& r = column.route(static_cast<int>(m), msg.peer);
-      for (std::size_t i = 0; i < r.links.size() && i < r.node_link.size(); ++i)
-        if (r.node_link[i] != 0) {
-          double& end_s = until[r.links[i].first];
-          end_s = std::max(end_s, done_s[m]);
-        }
+int SwapRollPricer::holders_at(const LinkInfo& l, std::uint64_t self, double t_s) const {
+  int n = 0;
+  for (const Hold& h : l.holds)
+    if (h.roll != self && h.start_s <= t_s && t_s < h.end_s) ++n;
+  return n;
+}
+
+void SwapRollPricer::run(std::uint64_t id, Roll& r, const ExchangeNetwork& network, double freeze_before_s) {
+  const int p = r.layout.p;
+  const auto pu = static_cast<std::size_t>(p), steps = pu - 1;
+  steps_.resize(pu * steps);
+  for (int m = 0; m < p; ++m) {
+    spread_.clear();
+    roll_.clear();
+    traces::spread_roll_pattern(r.layout, m, r.ncols, spread_, roll_);
+    if (roll_.size() != steps) throw std::logic_error("swap roll: a member without P - 1 steps");
+    std::copy(roll_.begin(), roll_.end(),
+              steps_.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(m) * steps));
+  }
+  const auto route_of = [&](int from, int to) -> const DenseRoute& {
+    const auto f = static_cast<std::size_t>(from);
+    if (to == r.next[f]) return *r.to_next[f];
+    if (to == r.prev[f]) return *r.to_prev[f];
+    throw std::logic_error("swap roll: a step between members that are not ring neighbours");
+  };
+  std::vector<double> t = r.arrival_s;
+  struct Pair {
+    double start_s;
+    int a, b;
+  };
+  std::vector<Pair> pairs;
+  pairs.reserve(pu / 2 + 1);
+  for (std::size_t k = 0; k < steps; ++k) {
+    pairs.clear();
+    for (int a = 0; a < p; ++a) {
+      const traces::PeerMsg& m = steps_[static_cast<std::size_t>(a) * steps + k];
+      if (m.peer <= a || (m.send_bytes <= 0 && m.recv_bytes <= 0)) continue;
+      if (steps_[static_cast<std::size_t>(m.peer) * steps + k].peer != a)
+        throw std::logic_error("swap roll: the members of a step do not pair up");
+      const std::size_t slot = k * pu + static_cast<std::size_t>(a);
+      if (r.pair_start_s[slot] < freeze_before_s) { // it started before `now`: as it was
+        t[static_cast<std::size_t>(a)] = t[static_cast<std::size_t>(m.peer)] = r.pair_end_s[slot];
+        continue;
+      }
+      pairs.push_back(
+          {std::max(t[static_cast<std::size_t>(a)], t[static_cast<std::size_t>(m.peer)]), a, m.peer});
     }
-  for (const auto& [link, end_s] : until)
-    busy[link].push_back(end_s);
+    std::sort(pairs.begin(), pairs.end(), [](const Pair& x, const Pair& y) {
+      return std::tie(x.start_s, x.a) < std::tie(y.start_s, y.a);
+    });
+    const auto each_message = [&](const Pair& x, const auto& visit) {
+      const traces::PeerMsg& m = steps_[static_cast<std::size_t>(x.a) * steps + k];
+      if (m.send_bytes > 0) visit(route_of(x.a, x.b), m.send_bytes);
+      if (m.recv_bytes > 0) visit(route_of(x.b, x.a), m.recv_bytes);
+    };
+    for (std::size_t g0 = 0; g0 < pairs.size();) {
+      std::size_t g1 = g0 + 1;
+      while (g1 < pairs.size() && pairs[g1].start_s <= pairs[g0].start_s)
+        ++g1;
+      // The round: the messages of the pairs that start together.
+      ++stamp_;
+      for (std::size_t i = g0; i < g1; ++i)
+        each_message(pairs[i], [&](const DenseRoute& d, std::int64_t) {
+          for (std::uint32_t j = d.first; j < d.first + d.count; ++j) {
+            LinkInfo& l = info_[links_[j]];
+            if (l.round_stamp != stamp_) {
+              l.round_stamp = stamp_;
+              l.round = 0;
+            }
+            ++l.round;
+          }
+        });
+      for (std::size_t i = g0; i < g1; ++i) {
+        const double start_s = pairs[i].start_s;
+        double seconds = 0.0;
+        each_message(pairs[i], [&](const DenseRoute& d, std::int64_t bytes) {
+          double rate = std::numeric_limits<double>::infinity();
+          for (std::uint32_t j = d.first; j < d.first + d.count; ++j) {
+            const LinkInfo& l = info_[links_[j]];
+            double share = l.round;
+            if (l.node) share = std::max(share, 1.0 + holders_at(l, id, start_s));
+            rate = std::min(rate, l.bandwidth / share);
+          }
+          rate *= network.bandwidth_factor(bytes);
+          const double transfer_s =
+              std::isfinite(rate) && rate > 0.0 ? static_cast<double>(bytes) / rate : 0.0;
+          seconds = std::max(seconds, network.latency_s(d.path_s, bytes) + transfer_s);
+        });
+        const std::size_t slot = k * pu + static_cast<std::size_t>(pairs[i].a);
+        r.pair_start_s[slot] = start_s;
+        r.pair_end_s[slot] = start_s + seconds;
+        t[static_cast<std::size_t>(pairs[i].a)] = t[static_cast<std::size_t>(pairs[i].b)] = start_s + seconds;
+      }
+      g0 = g1;
+    }
+  }
+  *r.done_s = t;
+  // The node links it holds, each until the last member that uses it is done.
+  r.end_s = -std::numeric_limits<double>::infinity();
+  for (const double d : t)
+    r.end_s = std::max(r.end_s, d);
+  ++stamp_;
+  r.node_links.clear();
+  for (int m = 0; m < p; ++m)
+    for (const DenseRoute* d :
+         {r.to_prev[static_cast<std::size_t>(m)], r.to_next[static_cast<std::size_t>(m)]})
+      for (std::uint32_t j = d->first; j < d->first + d->count; ++j) {
+        LinkInfo& l = info_[links_[j]];
+        if (!l.node) continue;
+        if (l.hold_stamp != stamp_) {
+          l.hold_stamp = stamp_;
+          l.hold_until_s = -std::numeric_limits<double>::infinity();
+          r.node_links.push_back(links_[j]);
+        }
+        l.hold_until_s = std::max(l.hold_until_s, t[static_cast<std::size_t>(m)]);
+      }
+  for (const std::uint32_t i : r.node_links) {
+    LinkInfo& l = info_[i];
+    auto h = std::find_if(l.holds.begin(), l.holds.end(), [id](const Hold& x) { return x.roll == id; });
+    if (h == l.holds.end())
+      l.holds.push_back({id, r.first_s, l.hold_until_s});
+    else
+      h->end_s = l.hold_until_s;
+  }
+}
+
+SwapRollPricer::Live SwapRollPricer::price(const traces::SwapLayout& layout, std::int64_t ncols,
+                                           const std::vector<double>& arrival_s, ExchangeNetwork& network,
+                                           double now_s) {
+  // Rolls that ended by now can no longer change, nor slow anybody down from now on.
+  for (auto it = rolls_.begin(); it != rolls_.end();) {
+    if (it->second.end_s > now_s) {
+      ++it;
+      continue;
+    }
+    for (const std::uint32_t i : it->second.node_links)
+      std::erase_if(info_[i].holds, [id = it->first](const Hold& h) { return h.roll == id; });
+    it = rolls_.erase(it);
+  }
+  const std::uint64_t id = next_id_++;
+  Roll& r = rolls_[id];
+  r.layout = layout;
+  r.ncols = ncols;
+  r.arrival_s = arrival_s;
+  r.done_s = std::make_shared<std::vector<double>>(arrival_s);
+  const int p = layout.p;
+  const auto pu = static_cast<std::size_t>(p);
+  r.first_s = std::numeric_limits<double>::infinity();
+  for (const double a : arrival_s)
+    r.first_s = std::min(r.first_s, a);
+  r.end_s = r.first_s;
+  Live live = r.done_s;
+  if (p <= 1) {
+    rolls_.erase(id);
+    return live;
+  }
+  r.pair_start_s.assign(pu * (pu - 1), std::numeric_limits<double>::quiet_NaN());
+  r.pair_end_s = r.pair_start_s;
+  r.to_prev.resize(pu);
+  r.to_next.resize(pu);
+  r.prev.resize(pu);
+  r.next.resize(pu);
+  for (int m = 0; m < p; ++m) {
+    const auto mu = static_cast<std::size_t>(m);
+    const int pos = layout.ipmapm1[mu];
+    r.prev[mu] = layout.ipmap[static_cast<std::size_t>((pos + p - 1) % p)];
+    r.next[mu] = layout.ipmap[static_cast<std::size_t>((pos + 1) % p)];
+    r.to_prev[mu] = &dense(network.route(m, r.prev[mu]));
+    r.to_next[mu] = &dense(network.route(m, r.next[mu]));
+  }
+  // NaN compares false: a new roll has no frozen step.
+  run(id, r, network, -std::numeric_limits<double>::infinity());
+  // The rolls it overlaps on a node link, from now on, in pricing order.
+  std::vector<std::uint64_t> overlapped;
+  for (const std::uint32_t i : r.node_links)
+    for (const Hold& h : info_[i].holds)
+      if (h.roll != id && h.end_s > now_s && h.start_s < r.end_s) overlapped.push_back(h.roll);
+  std::sort(overlapped.begin(), overlapped.end());
+  overlapped.erase(std::unique(overlapped.begin(), overlapped.end()), overlapped.end());
+  for (const std::uint64_t other : overlapped)
+    run(other, rolls_.at(other), network, now_s);
+  return live;
 }
 
 } // namespace hplsim::sim

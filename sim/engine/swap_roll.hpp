@@ -3,6 +3,9 @@
 // swap roll"): what the replay needs to price HPL_rollT's P - 1 ring steps of one row swap without sending
 // them: every member's roll pattern, and how many rolls share each of the nodes' links.
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <stdexcept>
 #include <unordered_map>
 #include <vector>
 
@@ -19,18 +22,82 @@ namespace hplsim::sim {
 /// for them, and both members of such a step agree it is empty).
 std::vector<traces::Pattern> swap_roll_patterns(const traces::SwapLayout& layout, std::int64_t ncols);
 
-/// How many messages share the node link `link` (NIC, shared memory, UPI)
-/// for a roll whose first member arrives at `first_s`: its own round's
-/// `round_load`, or one more than the rolls priced before it (in `busy`)
-/// that still hold the link at `first_s`, whichever is larger. Ends at or
-/// before `first_s` are dropped from `busy`. A roll priced earlier is not
-/// slowed down again by the ones that start during it (docs/fast-mode.md,
-/// "12. Collective swap roll", measures what that leaves out).
-double swap_roll_busy_share(RollBusy& busy, const void* link, double first_s, int round_load);
+/// Prices collective swap rolls and keeps them up to date as others start.
+///
+/// A roll's step k pairs every position with one ring neighbour (P even);
+/// the pair's step ends one message time after the later of the two got
+/// there, the message time being the slower direction's latency on its route
+/// plus its bytes over the route's most shared link. Pairs of one step that
+/// start together share the links they have in common. A node's own links
+/// (NIC, shared memory, UPI: Route::node_link) are also shared with every
+/// other roll that holds them at the message's start: a roll holds a node
+/// link from its first member's arrival until the last member that uses the
+/// link is done. When a roll is priced, the rolls already priced that hold
+/// one of its node links beyond `now` are priced again from `now` on (their
+/// steps that started before `now` stay as they were), so that two
+/// overlapping rolls slow each other down whichever came first; their
+/// members' completion times move in place (live()). The fabric's links keep
+/// the round's own load: adaptive routing spreads the rolls beyond the
+/// minimal routes a route query returns (docs/fast-mode.md, "12. Collective
+/// swap roll", measures both choices).
+class SwapRollPricer {
+public:
+  /// Times are shared with the members, who may read them again after
+  /// sleeping until them (a later roll can move them on).
+  using Live = std::shared_ptr<const std::vector<double>>;
 
-/// Registers a priced roll in `busy`: every node link on its members'
-/// routes is held until the latest `done_s` of the members that use it.
-void swap_roll_hold(RollBusy& busy, const std::vector<traces::Pattern>& patterns, ExchangeNetwork& column,
-                    const std::vector<double>& done_s);
+  /// Prices a new roll of `ncols` columns with this layout, member m
+  /// entering at arrival_s[m] (none later than `now_s`), on the routes
+  /// `network.route(m, peer)`; re-prices the rolls it overlaps. Returns the
+  /// members' completion times.
+  Live price(const traces::SwapLayout& layout, std::int64_t ncols, const std::vector<double>& arrival_s,
+             ExchangeNetwork& network, double now_s);
+
+  /// Rolls still held (not yet ended at the last price() call's `now_s`).
+  std::size_t live_rolls() const { return rolls_.size(); }
+
+private:
+  struct DenseRoute {
+    double path_s = 0.0;
+    std::uint32_t first = 0, count = 0; // into links_
+  };
+  struct Hold {
+    std::uint64_t roll;
+    double start_s, end_s;
+  };
+  struct LinkInfo {
+    const void* link = nullptr;
+    double bandwidth = 0.0;
+    bool node = false;
+    std::uint32_t round_stamp = 0, hold_stamp = 0;
+    int round = 0;
+    double hold_until_s = 0.0;
+    std::vector<Hold> holds; // node links: the rolls that hold it
+  };
+  struct Roll {
+    traces::SwapLayout layout;
+    std::int64_t ncols = 0;
+    std::vector<double> arrival_s;
+    std::vector<double> pair_start_s, pair_end_s; // per (step, lower member of the pair), NaN: no pair
+    std::shared_ptr<std::vector<double>> done_s;
+    std::vector<const DenseRoute*> to_prev, to_next;
+    std::vector<int> prev, next;
+    std::vector<std::uint32_t> node_links; // dense indices of the node links it holds
+    double first_s = 0.0, end_s = 0.0;
+  };
+  const DenseRoute& dense(const ExchangeNetwork::Route& r);
+  void run(std::uint64_t id, Roll& roll, const ExchangeNetwork& network, double freeze_before_s);
+  int holders_at(const LinkInfo& l, std::uint64_t self, double t_s) const;
+
+  std::unordered_map<const void*, std::uint32_t> link_index_;
+  std::vector<LinkInfo> info_;
+  std::vector<std::uint32_t> links_; // dense routes' link indices, concatenated
+  std::unordered_map<const ExchangeNetwork::Route*, DenseRoute> dense_;
+  std::map<std::uint64_t, Roll> rolls_; // by pricing order
+  std::uint64_t next_id_ = 0;
+  std::uint32_t stamp_ = 0;
+  traces::Pattern spread_, roll_;
+  std::vector<traces::PeerMsg> steps_; // scratch: member-major, P - 1 steps each
+};
 
 } // namespace hplsim::sim
