@@ -152,3 +152,31 @@ TEST(ScheduleValidator, TreatsASyncAsABarrier) {
     EXPECT_TRUE(mentions(t.check(), "sync does not include its rank"));
   }
 }
+
+TEST(ScheduleValidator, ChecksASwapRollsShape) {
+  // A collective swap roll (Exchange with a SwapRoll) whose two members agree
+  // is fine; no columns, or a panel past the matrix, is a generator bug.
+  const Communicator both{0, 1, 2};
+  const auto roll = [](std::int64_t ncols, std::int64_t row_begin) {
+    SwapRoll s;
+    s.set_n(1000);
+    s.set_nb(100);
+    s.set_row_begin(row_begin);
+    s.set_ncols(ncols);
+    return s;
+  };
+  {
+    Two t;
+    t.a.roll(both, 0, 100, roll(400, 200), SWAP);
+    t.b.roll(both, 0, 100, roll(400, 200), SWAP);
+    EXPECT_TRUE(t.check().ok()) << t.check().summary();
+  }
+  {
+    Two t;
+    t.a.roll(both, 0, 100, roll(0, 200), SWAP);
+    t.b.roll(both, 0, 100, roll(400, 950), SWAP);
+    const ValidationReport r = t.check();
+    EXPECT_TRUE(mentions(r, "rank 0") && mentions(r, "bad swap roll")) << r.summary();
+    EXPECT_TRUE(mentions(r, "rank 1")) << r.summary();
+  }
+}
