@@ -1,6 +1,6 @@
 #pragma once
 // What fast mode's priced collectives (sim/engine/pivot_exchange.hpp, sim/engine/swap_roll.hpp) need to know
-// of the machine: the routes between the members, the protocol model's corrections, how links are shared.
+// of the machine: the routes between the members and the protocol model's corrections.
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -23,9 +23,6 @@ public:
   /// links' bandwidth, for `bytes` (the protocol model's corrections).
   virtual double latency_s(double path_s, std::int64_t bytes) const = 0;
   virtual double bandwidth_factor(std::int64_t bytes) const = 0;
-  /// How many messages share `link` when `round_load` messages of one round
-  /// cross it (the collective swap roll adds the other rolls' messages).
-  virtual double share(const void* /*link*/, int round_load) const { return round_load; }
 };
 
 } // namespace hplsim::sim

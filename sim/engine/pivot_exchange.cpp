@@ -94,7 +94,7 @@ std::vector<double> pivot_exchange_completion_s(const std::vector<traces::Patter
         const ExchangeNetwork::Route& r = network.route(from, to);
         double rate = std::numeric_limits<double>::infinity();
         for (const auto& [link, bw] : r.links)
-          rate = std::min(rate, bw / network.share(link, load[link]));
+          rate = std::min(rate, bw / load[link]);
         rate *= network.bandwidth_factor(bytes);
         const double transfer_s = std::isfinite(rate) && rate > 0.0 ? static_cast<double>(bytes) / rate : 0.0;
         seconds = std::max(seconds, network.latency_s(r.path_s, bytes) + transfer_s);
@@ -136,6 +136,16 @@ private:
   int base_, stride_;
 };
 
+// Folded-away members (NaN) are taken to arrive with the first active one:
+// phantoms are "as ready" as their active peers.
+static void arrive_with_the_first(std::vector<double>& arrival_s) {
+  double first_s = std::numeric_limits<double>::infinity();
+  for (const double a : arrival_s)
+    if (!std::isnan(a)) first_s = std::min(first_s, a);
+  for (double& a : arrival_s)
+    if (std::isnan(a)) a = first_s;
+}
+
 const ExchangeNetwork::Route& PivotExchanges::rank_route(int a, int b) {
   const std::uint64_t key = (static_cast<std::uint64_t>(a) << 32) | static_cast<std::uint32_t>(b);
   auto it = routes_.find(key);
@@ -155,11 +165,7 @@ const ExchangeNetwork::Route& PivotExchanges::rank_route(int a, int b) {
 }
 
 std::vector<double> PivotExchanges::replay_roll(const traces::Exchange& x, std::vector<double>& arrival_s) {
-  double first_s = std::numeric_limits<double>::infinity();
-  for (const double a : arrival_s)
-    if (!std::isnan(a)) first_s = std::min(first_s, a);
-  for (double& a : arrival_s)
-    if (std::isnan(a)) a = first_s;
+  arrive_with_the_first(arrival_s);
   const traces::SwapRoll& s = x.roll();
   const auto key = std::make_tuple(s.row_begin(), x.jb(), x.root_member());
   auto it = roll_layouts_.find(key);
@@ -188,11 +194,7 @@ PivotExchanges::PivotExchanges(const Platform& platform, const models::ProtocolM
     : platform_(platform), protocol_(protocol), active_(active_ranks) {}
 
 std::vector<double> PivotExchanges::replay(const traces::Exchange& x, std::vector<double>& arrival_s) {
-  double first_s = std::numeric_limits<double>::infinity();
-  for (const double a : arrival_s)
-    if (!std::isnan(a)) first_s = std::min(first_s, a);
-  for (double& a : arrival_s)
-    if (std::isnan(a)) a = first_s;
+  arrive_with_the_first(arrival_s);
   const auto key = std::make_tuple(x.size(), x.root_member(), x.jb());
   if (key != patterns_key_) {
     patterns_ = pivot_exchange_patterns(x.size(), x.root_member(), x.jb());

@@ -5,14 +5,12 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <stdexcept>
 #include <unordered_map>
 #include <vector>
 
 #include "sim/engine/exchange_network.hpp"
 #include "traces/comm_pattern.hpp"
 #include "traces/hpl_swap.hpp"
-#include "traces/schedule.pb.h"
 
 namespace hplsim::sim {
 
@@ -52,9 +50,6 @@ public:
   /// members' completion times.
   Live price(const traces::SwapLayout& layout, std::int64_t ncols, const std::vector<double>& arrival_s,
              ExchangeNetwork& network, double now_s);
-
-  /// Rolls still held (not yet ended at the last price() call's `now_s`).
-  std::size_t live_rolls() const { return rolls_.size(); }
 
 private:
   struct DenseRoute {

@@ -35,24 +35,25 @@ inline ReplayOptions one_step_options() {
   return ro;
 }
 
-/// Makespan of step 0 of `programs` (rank r on node r of `topology`: one rank
-/// per node, one socket, one NIC, a 1 x R grid, no kernels), simulated in a
-/// forked child (tests/sim/engine/isolated.hpp).
-inline double one_rank_per_node_makespan(const topo::Topology& topology, topo::Routing routing,
-                                         const std::vector<std::vector<traces::Op>>& programs) {
+/// Makespan of step 0 of `programs` (R ranks, `ranks_per_node` consecutive
+/// ranks on each node of `topology` in order, one socket, one NIC, a
+/// row-major grid of `q` columns, no kernels), simulated in a forked child
+/// (tests/sim/engine/isolated.hpp).
+inline double grid_makespan(const topo::Topology& topology, topo::Routing routing,
+                            const std::vector<std::vector<traces::Op>>& programs, int ranks_per_node, int q) {
   return run_isolated([&]() {
            auto engine = create_engine();
            PlatformSpec spec;
            spec.topology = &topology;
            spec.routing = routing;
-           for (int r = 0; r < static_cast<int>(programs.size()); ++r)
-             spec.node_map.push_back(r);
-           spec.ranks_per_node = 1;
+           for (int n = 0; n < static_cast<int>(programs.size()) / ranks_per_node; ++n)
+             spec.node_map.push_back(n);
+           spec.ranks_per_node = ranks_per_node;
            spec.sockets = 1;
            spec.nics_per_socket = 1;
            spec.shm_bandwidth_bytes_per_s = 20e9;
-           spec.rank_row = [](int) { return 0; };
-           spec.rank_col = [](int r) { return r; };
+           spec.rank_row = [q](int r) { return r / q; };
+           spec.rank_col = [q](int r) { return r % q; };
            Platform platform(spec);
            const models::KernelModels kernels(models::KernelCalibration{});
            Replay replay(platform, kernels, nullptr, one_step_source(programs), one_step_options());
@@ -61,6 +62,12 @@ inline double one_rank_per_node_makespan(const topo::Topology& topology, topo::R
            return std::vector<double>{replay.makespan_s()};
          })
       .at(0);
+}
+
+/// grid_makespan with rank r alone on node r, in a 1 x R grid.
+inline double one_rank_per_node_makespan(const topo::Topology& topology, topo::Routing routing,
+                                         const std::vector<std::vector<traces::Op>>& programs) {
+  return grid_makespan(topology, routing, programs, 1, static_cast<int>(programs.size()));
 }
 
 } // namespace hplsim::sim

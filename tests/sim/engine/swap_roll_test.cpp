@@ -14,6 +14,15 @@ namespace {
 
 constexpr std::int64_t kN = 100000, kNb = 256, kRowBegin = 2560;
 
+traces::SwapRoll roll_shape(std::int64_t ncols) {
+  traces::SwapRoll shape;
+  shape.set_n(kN);
+  shape.set_nb(kNb);
+  shape.set_row_begin(kRowBegin);
+  shape.set_ncols(ncols);
+  return shape;
+}
+
 // One column of `p` ranks, one per node of a fat tree: the roll of the row
 // swap of `ncols` columns of the panel at row kRowBegin with process row
 // `icurrow` on the diagonal, as messages (HPL_rollT's pattern) or as one
@@ -26,12 +35,7 @@ std::vector<std::vector<traces::Op>> roll_programs(int p, int icurrow, std::int6
     prog.set_rank(r);
     traces::ProgramBuilder b(&prog);
     if (collective) {
-      traces::SwapRoll shape;
-      shape.set_n(kN);
-      shape.set_nb(kNb);
-      shape.set_row_begin(kRowBegin);
-      shape.set_ncols(ncols);
-      b.roll(traces::Communicator{0, 1, p}, icurrow, kNb, shape, traces::SWAP);
+      b.roll(traces::Communicator{0, 1, p}, icurrow, kNb, roll_shape(ncols), traces::SWAP);
     } else {
       traces::Pattern spread, roll;
       traces::spread_roll_pattern(layout, r, ncols, spread, roll);
@@ -106,12 +110,7 @@ std::vector<std::vector<traces::Op>> two_column_programs(int p, std::int64_t nco
     prog.set_rank(r);
     traces::ProgramBuilder b(&prog);
     if (collective) {
-      traces::SwapRoll shape;
-      shape.set_n(kN);
-      shape.set_nb(kNb);
-      shape.set_row_begin(kRowBegin);
-      shape.set_ncols(ncols);
-      b.roll(column, 1, kNb, shape, traces::SWAP);
+      b.roll(column, 1, kNb, roll_shape(ncols), traces::SWAP);
     } else {
       traces::Pattern spread, roll;
       traces::spread_roll_pattern(layout, r / 2, ncols, spread, roll);
@@ -122,39 +121,16 @@ std::vector<std::vector<traces::Op>> two_column_programs(int p, std::int64_t nco
   return programs;
 }
 
-double two_ranks_per_node_makespan(const topo::Topology& topology,
-                                   const std::vector<std::vector<traces::Op>>& programs) {
-  return run_isolated([&]() {
-           auto engine = create_engine();
-           PlatformSpec spec;
-           spec.topology = &topology;
-           spec.routing = topo::Routing::Minimal;
-           for (int n = 0; n < static_cast<int>(programs.size()) / 2; ++n)
-             spec.node_map.push_back(n);
-           spec.ranks_per_node = 2;
-           spec.sockets = 1;
-           spec.nics_per_socket = 1;
-           spec.shm_bandwidth_bytes_per_s = 20e9;
-           spec.rank_row = [](int r) { return r / 2; };
-           spec.rank_col = [](int r) { return r % 2; };
-           Platform platform(spec);
-           const models::KernelModels kernels(models::KernelCalibration{});
-           Replay replay(platform, kernels, nullptr, one_step_source(programs), one_step_options());
-           replay.start();
-           engine->run();
-           return std::vector<double>{replay.makespan_s()};
-         })
-      .at(0);
-}
-
 TEST(SwapRoll, RollsOfNodeMatesShareTheirNicWhicheverIsPricedFirst) {
   // The two columns' rolls cross the same NICs at the same time: each gets
   // half of every NIC, as their messages do. The roll priced first saw an idle
   // NIC; it is priced again once the second one starts.
   const topo::FatTreeTopology tree = small_tree();
   for (const int p : {4, 8}) {
-    const double messages = two_ranks_per_node_makespan(tree, two_column_programs(p, 20000, false));
-    const double collective = two_ranks_per_node_makespan(tree, two_column_programs(p, 20000, true));
+    const double messages =
+        grid_makespan(tree, topo::Routing::Minimal, two_column_programs(p, 20000, false), 2, 2);
+    const double collective =
+        grid_makespan(tree, topo::Routing::Minimal, two_column_programs(p, 20000, true), 2, 2);
     const double alone =
         one_rank_per_node_makespan(tree, topo::Routing::Minimal, roll_programs(p, 1, 20000, false));
     // Sharing the NICs costs the messages 2.0x (p = 4) and 1.27x (p = 8) the
