@@ -77,7 +77,7 @@ struct HplConfig {
   /// member's part of HPL_rollT (the spread-roll swap's P - 1 ring steps) is
   /// one Exchange op with its SwapRoll set, priced by the replay from the
   /// members' routes instead of the roll's P - 1 messages each way. Host
-  /// buffers and P even only (otherwise the roll stays messages).
+  /// buffers only (device buffers keep the roll as messages).
   bool roll_collective = false;
   /// Fast mode's fault windows (sim/fast/fault_windows.hpp): the process
   /// columns whose pivot exchanges and swap rolls stay messages when

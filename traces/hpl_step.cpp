@@ -96,10 +96,9 @@ void HplStepEmitter::swap_exchange(ProgramBuilder& b, const HplPanel& pn, int ro
     spread_roll_pattern(s, row, ncols, first, roll);
     emit_pattern(b, column, first, SWAP);
     if (!current) b.compute(KERNEL_LASWP, staged ? CPU : res, own, ncols, 0, SWAP);
-    // The collective prices HPL_rollT one ring step at a time: with P even
-    // every step pairs two neighbours; with P odd the two positions that meet
-    // across the ring's end do so one step apart, which that pass cannot follow.
-    if (c_.roll_collective && c_.p % 2 == 0 && !device_messages() && !c_.messages_for_column(col)) {
+    // The collective prices HPL_rollT's exchanges between ring neighbours
+    // (sim/engine/swap_roll.hpp), host buffers only.
+    if (c_.roll_collective && !device_messages() && !c_.messages_for_column(col)) {
       SwapRoll shape;
       shape.set_n(c_.n);
       shape.set_nb(c_.nb);

@@ -52,7 +52,7 @@ int SwapRollPricer::holders_at(const LinkInfo& l, std::uint64_t self, double t_s
   return n;
 }
 
-void SwapRollPricer::run(std::uint64_t id, Roll& r, const ExchangeNetwork& network, double freeze_before_s) {
+void SwapRollPricer::match(Roll& r) {
   const int p = r.layout.p;
   const auto pu = static_cast<std::size_t>(p), steps = pu - 1;
   steps_.resize(pu * steps);
@@ -64,47 +64,126 @@ void SwapRollPricer::run(std::uint64_t id, Roll& r, const ExchangeNetwork& netwo
     std::copy(roll_.begin(), roll_.end(),
               steps_.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(m) * steps));
   }
-  const auto route_of = [&](int from, int to) -> const DenseRoute& {
-    const auto f = static_cast<std::size_t>(from);
-    if (to == r.next[f]) return *r.to_next[f];
-    if (to == r.prev[f]) return *r.to_prev[f];
+  // A member's steps toward each of its two neighbours (side 0: next, 1:
+  // prev; with P = 2 both are the other member, side 0).
+  const auto side_of = [&](int m, int peer) {
+    if (peer == r.next[static_cast<std::size_t>(m)]) return 0;
+    if (peer == r.prev[static_cast<std::size_t>(m)]) return 1;
     throw std::logic_error("swap roll: a step between members that are not ring neighbours");
   };
+  std::vector<std::vector<std::uint32_t>> toward(2 * pu);
+  for (int m = 0; m < p; ++m)
+    for (std::size_t k = 0; k < steps; ++k) {
+      const int peer = steps_[static_cast<std::size_t>(m) * steps + k].peer;
+      toward[2 * static_cast<std::size_t>(m) + static_cast<std::size_t>(side_of(m, peer))].push_back(
+          static_cast<std::uint32_t>(k));
+    }
+  // The i-th step of a toward b is the i-th of b toward a.
+  struct Matched {
+    Exchange x;
+    std::uint32_t ka, kb, wave = 0;
+  };
+  std::vector<Matched> found;
+  found.reserve(pu * steps / 2);
+  constexpr auto kNone = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> id_of(pu * steps, kNone);
+  for (int a = 0; a < p; ++a)
+    for (int side = 0; side < 2; ++side) {
+      const auto& la = toward[2 * static_cast<std::size_t>(a) + static_cast<std::size_t>(side)];
+      if (la.empty()) continue;
+      const int b = side == 0 ? r.next[static_cast<std::size_t>(a)] : r.prev[static_cast<std::size_t>(a)];
+      if (b <= a) continue; // matched from b's side
+      const auto& lb = toward[2 * static_cast<std::size_t>(b) + static_cast<std::size_t>(side_of(b, a))];
+      if (la.size() != lb.size()) throw std::logic_error("swap roll: the members of a step do not pair up");
+      for (std::size_t i = 0; i < la.size(); ++i) {
+        const traces::PeerMsg& ma = steps_[static_cast<std::size_t>(a) * steps + la[i]];
+        const traces::PeerMsg& mb = steps_[static_cast<std::size_t>(b) * steps + lb[i]];
+        if (ma.send_bytes != mb.recv_bytes || ma.recv_bytes != mb.send_bytes)
+          throw std::logic_error("swap roll: the two sides of a step disagree on its bytes");
+        Matched e;
+        e.x = {a,
+               b,
+               ma.send_bytes,
+               ma.recv_bytes,
+               side == 0 ? r.to_next[static_cast<std::size_t>(a)] : r.to_prev[static_cast<std::size_t>(a)],
+               side_of(b, a) == 0 ? r.to_next[static_cast<std::size_t>(b)] : r.to_prev[static_cast<std::size_t>(b)]};
+        e.ka = la[i];
+        e.kb = lb[i];
+        id_of[static_cast<std::size_t>(a) * steps + e.ka] = id_of[static_cast<std::size_t>(b) * steps + e.kb] =
+            static_cast<std::uint32_t>(found.size());
+        found.push_back(e);
+      }
+    }
+  // Waves: an exchange can run once both members are done with their previous
+  // ones (each member's steps in order, as its blocking SendRecvs are).
+  std::vector<std::uint32_t> cursor(pu, 0), last_wave(pu, 0);
+  std::size_t placed = 0;
+  while (placed < found.size()) {
+    bool moved = false;
+    for (int m = 0; m < p; ++m) {
+      const auto mu = static_cast<std::size_t>(m);
+      while (cursor[mu] < steps) {
+        const std::uint32_t id = id_of[mu * steps + cursor[mu]];
+        if (id == kNone) throw std::logic_error("swap roll: a step without its partner's");
+        Matched& e = found[id];
+        const auto au = static_cast<std::size_t>(e.x.a), bu = static_cast<std::size_t>(e.x.b);
+        if (cursor[au] != e.ka || cursor[bu] != e.kb) break;
+        e.wave = 1 + std::max(last_wave[au], last_wave[bu]);
+        last_wave[au] = last_wave[bu] = e.wave;
+        ++cursor[au];
+        ++cursor[bu];
+        ++placed;
+        moved = true;
+      }
+    }
+    if (!moved) throw std::logic_error("swap roll: the members' steps wait on each other");
+  }
+  std::stable_sort(found.begin(), found.end(), [](const Matched& x, const Matched& y) {
+    return std::tie(x.wave, x.x.a) < std::tie(y.wave, y.x.a);
+  });
+  r.exchanges.clear();
+  r.wave_begin.clear();
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    if (i == 0 || found[i].wave != found[i - 1].wave) r.wave_begin.push_back(static_cast<std::uint32_t>(i));
+    r.exchanges.push_back(found[i].x);
+  }
+  r.wave_begin.push_back(static_cast<std::uint32_t>(found.size()));
+}
+
+void SwapRollPricer::run(std::uint64_t id, Roll& r, const ExchangeNetwork& network, double freeze_before_s) {
+  const int p = r.layout.p;
   std::vector<double> t = r.arrival_s;
   struct Pair {
     double start_s;
-    int a, b;
+    std::uint32_t e;
   };
   std::vector<Pair> pairs;
-  pairs.reserve(pu / 2 + 1);
-  for (std::size_t k = 0; k < steps; ++k) {
+  pairs.reserve(static_cast<std::size_t>(p) / 2 + 1);
+  for (std::size_t w = 0; w + 1 < r.wave_begin.size(); ++w) {
     pairs.clear();
-    for (int a = 0; a < p; ++a) {
-      const traces::PeerMsg& m = steps_[static_cast<std::size_t>(a) * steps + k];
-      if (m.peer <= a || (m.send_bytes <= 0 && m.recv_bytes <= 0)) continue;
-      if (steps_[static_cast<std::size_t>(m.peer) * steps + k].peer != a)
-        throw std::logic_error("swap roll: the members of a step do not pair up");
-      const std::size_t slot = k * pu + static_cast<std::size_t>(a);
-      if (r.pair_start_s[slot] < freeze_before_s) { // it started before `now`: as it was
-        t[static_cast<std::size_t>(a)] = t[static_cast<std::size_t>(m.peer)] = r.pair_end_s[slot];
+    for (std::uint32_t e = r.wave_begin[w]; e < r.wave_begin[w + 1]; ++e) {
+      const Exchange& x = r.exchanges[e];
+      if (x.a_to_b_bytes <= 0 && x.b_to_a_bytes <= 0) continue; // sends nothing, waits for nobody
+      const auto au = static_cast<std::size_t>(x.a), bu = static_cast<std::size_t>(x.b);
+      if (r.pair_start_s[e] < freeze_before_s) { // it started before `now`: as it was
+        t[au] = t[bu] = r.pair_end_s[e];
         continue;
       }
-      pairs.push_back(
-          {std::max(t[static_cast<std::size_t>(a)], t[static_cast<std::size_t>(m.peer)]), a, m.peer});
+      pairs.push_back({std::max(t[au], t[bu]), e});
     }
-    std::sort(pairs.begin(), pairs.end(), [](const Pair& x, const Pair& y) {
-      return std::tie(x.start_s, x.a) < std::tie(y.start_s, y.a);
-    });
+    // Exchanges are in member order within a wave: ties go to the lower member.
+    std::sort(pairs.begin(), pairs.end(),
+              [](const Pair& x, const Pair& y) { return std::tie(x.start_s, x.e) < std::tie(y.start_s, y.e); });
     const auto each_message = [&](const Pair& x, const auto& visit) {
-      const traces::PeerMsg& m = steps_[static_cast<std::size_t>(x.a) * steps + k];
-      if (m.send_bytes > 0) visit(route_of(x.a, x.b), m.send_bytes);
-      if (m.recv_bytes > 0) visit(route_of(x.b, x.a), m.recv_bytes);
+      const Exchange& e = r.exchanges[x.e];
+      if (e.a_to_b_bytes > 0) visit(*e.a_to_b, e.a_to_b_bytes);
+      if (e.b_to_a_bytes > 0) visit(*e.b_to_a, e.b_to_a_bytes);
     };
     for (std::size_t g0 = 0; g0 < pairs.size();) {
       std::size_t g1 = g0 + 1;
       while (g1 < pairs.size() && pairs[g1].start_s <= pairs[g0].start_s)
         ++g1;
-      // The round: the messages of the pairs that start together.
+  // The round: the messages of the pairs that start together.
       ++stamp_;
       for (std::size_t i = g0; i < g1; ++i)
         each_message(pairs[i], [&](const DenseRoute& d, std::int64_t) {
@@ -133,10 +212,10 @@ void SwapRollPricer::run(std::uint64_t id, Roll& r, const ExchangeNetwork& netwo
               std::isfinite(rate) && rate > 0.0 ? static_cast<double>(bytes) / rate : 0.0;
           seconds = std::max(seconds, network.latency_s(d.path_s, bytes) + transfer_s);
         });
-        const std::size_t slot = k * pu + static_cast<std::size_t>(pairs[i].a);
-        r.pair_start_s[slot] = start_s;
-        r.pair_end_s[slot] = start_s + seconds;
-        t[static_cast<std::size_t>(pairs[i].a)] = t[static_cast<std::size_t>(pairs[i].b)] = start_s + seconds;
+        const Exchange& e = r.exchanges[pairs[i].e];
+        r.pair_start_s[pairs[i].e] = start_s;
+        r.pair_end_s[pairs[i].e] = start_s + seconds;
+        t[static_cast<std::size_t>(e.a)] = t[static_cast<std::size_t>(e.b)] = start_s + seconds;
       }
       g0 = g1;
     }
@@ -201,8 +280,6 @@ SwapRollPricer::Live SwapRollPricer::price(const traces::SwapLayout& layout, std
     rolls_.erase(id);
     return live;
   }
-  r.pair_start_s.assign(pu * (pu - 1), std::numeric_limits<double>::quiet_NaN());
-  r.pair_end_s = r.pair_start_s;
   r.to_prev.resize(pu);
   r.to_next.resize(pu);
   r.prev.resize(pu);
@@ -215,6 +292,9 @@ SwapRollPricer::Live SwapRollPricer::price(const traces::SwapLayout& layout, std
     r.to_prev[mu] = &dense(network.route(m, r.prev[mu]));
     r.to_next[mu] = &dense(network.route(m, r.next[mu]));
   }
+  match(r);
+  r.pair_start_s.assign(r.exchanges.size(), std::numeric_limits<double>::quiet_NaN());
+  r.pair_end_s = r.pair_start_s;
   // NaN compares false: a new roll has no frozen step.
   run(id, r, network, -std::numeric_limits<double>::infinity());
   // The rolls it overlaps on a node link, from now on, in pricing order.

@@ -22,9 +22,14 @@ std::vector<traces::Pattern> swap_roll_patterns(const traces::SwapLayout& layout
 
 /// Prices collective swap rolls and keeps them up to date as others start.
 ///
-/// A roll's step k pairs every position with one ring neighbour (P even);
-/// the pair's step ends one message time after the later of the two got
-/// there, the message time being the slower direction's latency on its route
+/// Every step of a roll is an exchange between two ring neighbours, the
+/// i-th exchange of a member with a neighbour matching the neighbour's i-th
+/// with it (MPI's order between two ranks). With P even a step pairs the
+/// positions at the same step; with P odd the two positions that meet across
+/// the ring's end do so one step apart. The exchanges are priced in waves, an
+/// exchange's wave being one more than the later wave of the two members'
+/// previous exchanges (with P even, wave k + 1 is step k). An exchange ends
+/// one message time after the later of the two got there, the message time being the slower direction's latency on its route
 /// plus its bytes over the route's most shared link. Pairs of one step that
 /// start together share the links they have in common. A node's own links
 /// (NIC, shared memory, UPI: Route::node_link) are also shared with every
@@ -69,11 +74,19 @@ private:
     double hold_until_s = 0.0;
     std::vector<Hold> holds; // node links: the rolls that hold it
   };
+  /// One exchange of the roll: member a's step with member b's (a < b).
+  struct Exchange {
+    int a = 0, b = 0;
+    std::int64_t a_to_b_bytes = 0, b_to_a_bytes = 0;
+    const DenseRoute *a_to_b = nullptr, *b_to_a = nullptr;
+  };
   struct Roll {
     traces::SwapLayout layout;
     std::int64_t ncols = 0;
     std::vector<double> arrival_s;
-    std::vector<double> pair_start_s, pair_end_s; // per (step, lower member of the pair), NaN: no pair
+    std::vector<Exchange> exchanges;               // in wave order
+    std::vector<std::uint32_t> wave_begin;         // into exchanges, one past the last wave at the end
+    std::vector<double> pair_start_s, pair_end_s; // per exchange, NaN: not priced yet
     std::shared_ptr<std::vector<double>> done_s;
     std::vector<const DenseRoute*> to_prev, to_next;
     std::vector<int> prev, next;
@@ -81,6 +94,8 @@ private:
     double first_s = 0.0, end_s = 0.0;
   };
   const DenseRoute& dense(const ExchangeNetwork::Route& r);
+  /// Matches the members' steps into exchanges and orders them in waves.
+  void match(Roll& roll);
   void run(std::uint64_t id, Roll& roll, const ExchangeNetwork& network, double freeze_before_s);
   int holders_at(const LinkInfo& l, std::uint64_t self, double t_s) const;
 

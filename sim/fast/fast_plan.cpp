@@ -30,7 +30,15 @@ FastPlan settle_fast_plan(const ResolvedScenario& sc) {
   plan.shortcuts.panel_collective = c.panel_collective == Fold::On ||
                                     (c.panel_collective == Fold::Auto && plan.shortcuts.pivot_collective &&
                                      sc.machine.node.gpus_per_node() > 0);
-  plan.shortcuts.roll_collective = when_folded(c.roll_collective);
+  // Auto: in folded runs of more than kRollCollectiveAboveRanks ranks. Measured
+  // against the roll sent as messages on the same window plans
+  // (docs/fast-mode.md, "12. Collective swap roll"): +0.11% at 16,416 ranks and
+  // +0.20% at 55,404 (12 windows of 6 steps), but +1.9% at 1,020 and +2.2% at
+  // 4,104, where the slices' rolls crowd the global links of a few dragonfly
+  // groups, a load the collective does not see.
+  constexpr int kRollCollectiveAboveRanks = 8192;
+  plan.shortcuts.roll_collective =
+      c.roll_collective == Fold::On || (c.roll_collective == Fold::Auto && plan.fold && ranks > kRollCollectiveAboveRanks);
   plan.shortcuts.swap_roll_group = c.swap_roll_group;
   plan.shortcuts.ring_aggregated = c.ring_aggregate;
   plan.workers = window_workers(c.workers);

@@ -130,10 +130,10 @@ TEST(HplGenerator, EdgeGridsAreConsistent) {
   }
 }
 
-TEST(HplGenerator, CollectiveSwapRollTakesTheRollsBytesOnEvenP) {
-  // Fast mode's collective swap roll: with P even each rank's HPL_rollT
+TEST(HplGenerator, CollectiveSwapRollTakesTheRollsBytes) {
+  // Fast mode's collective swap roll: on odd and even P each rank's HPL_rollT
   // becomes one Exchange op with a SwapRoll whose pattern carries exactly the
-  // SWAP bytes that are no longer sent; with P odd the roll stays messages.
+  // SWAP bytes that are no longer sent.
   for (const int p : {5, 6, 7, 12}) {
     HplConfig c = staged_gpu_config(p);
     c.swap = HplConfig::Swap::SpreadRoll;
@@ -166,13 +166,8 @@ TEST(HplGenerator, CollectiveSwapRollTakesTheRollsBytesOnEvenP) {
           for (const PeerMsg& m : roll)
             roll_bytes += m.send_bytes;
         }
-    if (p % 2 == 0) {
-      EXPECT_GT(rolls, 0) << "P " << p;
-      EXPECT_EQ(swap_bytes(fast_steps) + roll_bytes, swap_bytes(ref_steps)) << "P " << p;
-    } else {
-      EXPECT_EQ(rolls, 0) << "P " << p;
-      EXPECT_EQ(swap_bytes(fast_steps), swap_bytes(ref_steps)) << "P " << p;
-    }
+    EXPECT_GT(rolls, 0) << "P " << p;
+    EXPECT_EQ(swap_bytes(fast_steps) + roll_bytes, swap_bytes(ref_steps)) << "P " << p;
   }
 }
 
