@@ -10,9 +10,12 @@ bin=${1:-build/sim/hplsim}
 with_ref=${2:-}
 mkdir -p bench-results
 [ -f bench-results/scaling.csv ] || echo "date,mode,nodes,ranks,p,q,n,steps,wall_s,peak_rss_kib,rmax_tflops" > bench-results/scaling.csv
-# nodes P Q: P*Q = 6*nodes, P:Q about 1:2 as in the SC24 run (162 x 342).
-for cfg in "170 30 34" "684 57 72" "2736 114 144" "9234 162 342"; do
-  read -r nodes p q <<< "$cfg"
+# nodes P Q [--set ...]: P*Q = 6*nodes, P:Q about 1:2 as in the SC24 run (162 x 342).
+# The last one is a machine larger than Aurora: 20,000 nodes on the same
+# dragonfly family with 320 groups of Aurora's 64 nodes (issue 23).
+for cfg in "170 30 34" "684 57 72" "2736 114 144" "9234 162 342" \
+  "20000 240 500 --set machine.topology.dragonfly.groups=320 --set machine.topology.nodes=20480"; do
+  read -r nodes p q extra <<< "$cfg"
   # N^2 * 8 B / (6 nodes' GPUs) = 119.5 GB per GPU as in SC24, rounded to NB.
   n=$(python3 -c "import math;print(int(math.sqrt(6*$nodes*119.5e9/8))//384*384)")
   modes="fast"
@@ -20,7 +23,7 @@ for cfg in "170 30 34" "684 57 72" "2736 114 144" "9234 162 342"; do
   for mode in $modes; do
     out=$(mktemp -d)
     /usr/bin/time -f '%e %M' -o "$out/time" "$bin" run scenarios/aurora-hpl-sc24.textproto --mode "$mode" \
-      --nodes "$nodes" --P "$p" --Q "$q" --N "$n" --out "$out/run" > /dev/null
+      --nodes "$nodes" --P "$p" --Q "$q" --N "$n" $extra --out "$out/run" > /dev/null
     read -r wall rss_kb < "$out/time"
     # Fast mode's window processes: the main process plus the processes
     # running at once, each at the largest one's peak (stats.json; an upper

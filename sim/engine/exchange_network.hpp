@@ -15,6 +15,9 @@ public:
     std::vector<std::pair<const void*, double>> links; ///< link identity, bandwidth (bytes/s)
     /// Per link: 1 for a node's own link (NIC, shared memory, UPI), 0 for the fabric's.
     std::vector<char> node_link;
+    /// Per link: its index among the links of the network's routes, dense
+    /// from 0 (the slot of its load counter while exchanges are priced).
+    std::vector<std::uint32_t> link_id;
   };
   virtual ~ExchangeNetwork() = default;
   /// The route from member `from` to member `to`.

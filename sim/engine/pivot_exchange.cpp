@@ -68,7 +68,15 @@ std::vector<double> pivot_exchange_completion_s(const std::vector<traces::Patter
   for (int m = 0; m < size; ++m)
     offer(m);
   std::vector<Pair> batch;
-  std::unordered_map<const void*, int> load;
+  // Messages of the round per link (Route::link_id), reset after each round.
+  static thread_local std::vector<int> load;
+  static thread_local std::vector<std::uint32_t> loaded;
+  const auto route_links = [&](int from, int to) -> const ExchangeNetwork::Route& {
+    const ExchangeNetwork::Route& r = network.route(from, to);
+    if (r.link_id.size() != r.links.size())
+      throw std::logic_error("pivot exchange: a route without its link ids");
+    return r;
+  };
   const auto each_message = [&](const Pair& x, const auto& visit) {
     const PeerMsg& m = *current(x.a);
     if (m.send_bytes > 0) visit(x.a, x.b, m.send_bytes);
@@ -82,19 +90,23 @@ std::vector<double> pivot_exchange_completion_s(const std::vector<traces::Patter
       ready.pop();
       queued[static_cast<std::size_t>(batch.back().a)] = queued[static_cast<std::size_t>(batch.back().b)] = 0;
     }
-    load.clear();
+    for (const std::uint32_t id : loaded)
+      load[id] = 0;
+    loaded.clear();
     for (const Pair& x : batch)
       each_message(x, [&](int from, int to, std::int64_t) {
-        for (const auto& [link, bw] : network.route(from, to).links)
-          ++load[link];
+        for (const std::uint32_t id : route_links(from, to).link_id) {
+          if (id >= load.size()) load.resize(id + 1, 0);
+          if (load[id]++ == 0) loaded.push_back(id);
+        }
       });
     for (const Pair& x : batch) {
       double seconds = 0.0;
       each_message(x, [&](int from, int to, std::int64_t bytes) {
-        const ExchangeNetwork::Route& r = network.route(from, to);
+        const ExchangeNetwork::Route& r = route_links(from, to);
         double rate = std::numeric_limits<double>::infinity();
-        for (const auto& [link, bw] : r.links)
-          rate = std::min(rate, bw / load[link]);
+        for (std::size_t i = 0; i < r.links.size(); ++i)
+          rate = std::min(rate, r.links[i].second / load[r.link_id[i]]);
         rate *= network.bandwidth_factor(bytes);
         const double transfer_s = std::isfinite(rate) && rate > 0.0 ? static_cast<double>(bytes) / rate : 0.0;
         seconds = std::max(seconds, network.latency_s(r.path_s, bytes) + transfer_s);
@@ -160,6 +172,7 @@ const ExchangeNetwork::Route& PivotExchanges::rank_route(int a, int b) {
     const bool fabric = name.starts_with("local") || name.starts_with("global") || name.starts_with("leaf") ||
                         name.starts_with("spine");
     r.node_link.push_back(fabric ? 0 : 1);
+    r.link_id.push_back(link_ids_.try_emplace(l, static_cast<std::uint32_t>(link_ids_.size())).first->second);
   }
   return routes_.emplace(key, std::move(r)).first->second;
 }

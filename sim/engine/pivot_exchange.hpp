@@ -86,6 +86,7 @@ private:
   const models::ProtocolModel* protocol_;
   const std::vector<bool>* active_;
   std::unordered_map<std::uint64_t, ExchangeNetwork::Route> routes_; // by (from rank, to rank)
+  std::unordered_map<const void*, std::uint32_t> link_ids_;          // Route::link_id
   std::map<std::pair<int, int>, int> active_count_;
   // The last panel's member patterns: the jb exchanges of a panel share them.
   std::tuple<int, int, std::int64_t> patterns_key_{-1, -1, -1}; // size, root, jb

@@ -71,7 +71,10 @@ void SwapRollPricer::match(Roll& r) {
     if (peer == r.prev[static_cast<std::size_t>(m)]) return 1;
     throw std::logic_error("swap roll: a step between members that are not ring neighbours");
   };
-  std::vector<std::vector<std::uint32_t>> toward(2 * pu);
+  auto& toward = scratch_.toward;
+  if (toward.size() < 2 * pu) toward.resize(2 * pu);
+  for (std::size_t i = 0; i < 2 * pu; ++i)
+    toward[i].clear();
   for (int m = 0; m < p; ++m)
     for (std::size_t k = 0; k < steps; ++k) {
       const int peer = steps_[static_cast<std::size_t>(m) * steps + k].peer;
@@ -79,14 +82,11 @@ void SwapRollPricer::match(Roll& r) {
           static_cast<std::uint32_t>(k));
     }
   // The i-th step of a toward b is the i-th of b toward a.
-  struct Matched {
-    Exchange x;
-    std::uint32_t ka, kb, wave = 0;
-  };
-  std::vector<Matched> found;
-  found.reserve(pu * steps / 2);
+  auto& found = scratch_.found;
+  found.clear();
   constexpr auto kNone = std::numeric_limits<std::uint32_t>::max();
-  std::vector<std::uint32_t> id_of(pu * steps, kNone);
+  auto& id_of = scratch_.id_of;
+  id_of.assign(pu * steps, kNone);
   for (int a = 0; a < p; ++a)
     for (int side = 0; side < 2; ++side) {
       const auto& la = toward[2 * static_cast<std::size_t>(a) + static_cast<std::size_t>(side)];
@@ -101,22 +101,27 @@ void SwapRollPricer::match(Roll& r) {
         if (ma.send_bytes != mb.recv_bytes || ma.recv_bytes != mb.send_bytes)
           throw std::logic_error("swap roll: the two sides of a step disagree on its bytes");
         Matched e;
-        e.x = {a,
-               b,
-               ma.send_bytes,
-               ma.recv_bytes,
-               side == 0 ? r.to_next[static_cast<std::size_t>(a)] : r.to_prev[static_cast<std::size_t>(a)],
-               side_of(b, a) == 0 ? r.to_next[static_cast<std::size_t>(b)] : r.to_prev[static_cast<std::size_t>(b)]};
+        e.x = Exchange{a,
+                       b,
+                       ma.send_bytes,
+                       ma.recv_bytes,
+                       side == 0 ? r.to_next[static_cast<std::size_t>(a)]
+                                 : r.to_prev[static_cast<std::size_t>(a)],
+                       side_of(b, a) == 0 ? r.to_next[static_cast<std::size_t>(b)]
+                                          : r.to_prev[static_cast<std::size_t>(b)]};
         e.ka = la[i];
         e.kb = lb[i];
-        id_of[static_cast<std::size_t>(a) * steps + e.ka] = id_of[static_cast<std::size_t>(b) * steps + e.kb] =
-            static_cast<std::uint32_t>(found.size());
+        id_of[static_cast<std::size_t>(a) * steps + e.ka] =
+            id_of[static_cast<std::size_t>(b) * steps + e.kb] = static_cast<std::uint32_t>(found.size());
         found.push_back(e);
       }
     }
   // Waves: an exchange can run once both members are done with their previous
   // ones (each member's steps in order, as its blocking SendRecvs are).
-  std::vector<std::uint32_t> cursor(pu, 0), last_wave(pu, 0);
+  auto& cursor = scratch_.cursor;
+  auto& last_wave = scratch_.last_wave;
+  cursor.assign(pu, 0);
+  last_wave.assign(pu, 0);
   std::size_t placed = 0;
   while (placed < found.size()) {
     bool moved = false;
@@ -138,15 +143,27 @@ void SwapRollPricer::match(Roll& r) {
     }
     if (!moved) throw std::logic_error("swap roll: the members' steps wait on each other");
   }
-  std::stable_sort(found.begin(), found.end(), [](const Matched& x, const Matched& y) {
-    return std::tie(x.wave, x.x.a) < std::tie(y.wave, y.x.a);
-  });
-  r.exchanges.clear();
-  r.wave_begin.clear();
-  for (std::size_t i = 0; i < found.size(); ++i) {
-    if (i == 0 || found[i].wave != found[i - 1].wave) r.wave_begin.push_back(static_cast<std::uint32_t>(i));
-    r.exchanges.push_back(found[i].x);
+  // In wave order, within a wave in member order (found is in order of a; a
+  // member is in one exchange of a wave at most): a counting sort.
+  std::uint32_t waves = 0;
+  for (const Matched& e : found)
+    waves = std::max(waves, e.wave);
+  r.wave_begin.assign(static_cast<std::size_t>(waves) + 1, 0);
+  for (const Matched& e : found)
+    ++r.wave_begin[e.wave]; // waves count from 1: slot w holds wave w's size, slot 0 none
+  std::uint32_t at = 0;
+  for (std::uint32_t& b : r.wave_begin) {
+    const std::uint32_t n = b;
+    b = at;
+    at += n;
   }
+  // wave_begin[w] is now where wave w starts (w >= 1), wave_begin[0] = 0.
+  r.exchanges.resize(found.size());
+  auto& next_slot = scratch_.cursor;
+  next_slot.assign(r.wave_begin.begin(), r.wave_begin.end());
+  for (const Matched& e : found)
+    r.exchanges[next_slot[e.wave]++] = e.x;
+  r.wave_begin.erase(r.wave_begin.begin()); // wave w (from 1) starts at wave_begin[w - 1]
   r.wave_begin.push_back(static_cast<std::uint32_t>(found.size()));
 }
 
@@ -172,8 +189,9 @@ void SwapRollPricer::run(std::uint64_t id, Roll& r, const ExchangeNetwork& netwo
       pairs.push_back({std::max(t[au], t[bu]), e});
     }
     // Exchanges are in member order within a wave: ties go to the lower member.
-    std::sort(pairs.begin(), pairs.end(),
-              [](const Pair& x, const Pair& y) { return std::tie(x.start_s, x.e) < std::tie(y.start_s, y.e); });
+    std::sort(pairs.begin(), pairs.end(), [](const Pair& x, const Pair& y) {
+      return std::tie(x.start_s, x.e) < std::tie(y.start_s, y.e);
+    });
     const auto each_message = [&](const Pair& x, const auto& visit) {
       const Exchange& e = r.exchanges[x.e];
       if (e.a_to_b_bytes > 0) visit(*e.a_to_b, e.a_to_b_bytes);
@@ -183,7 +201,7 @@ void SwapRollPricer::run(std::uint64_t id, Roll& r, const ExchangeNetwork& netwo
       std::size_t g1 = g0 + 1;
       while (g1 < pairs.size() && pairs[g1].start_s <= pairs[g0].start_s)
         ++g1;
-  // The round: the messages of the pairs that start together.
+      // The round: the messages of the pairs that start together.
       ++stamp_;
       for (std::size_t i = g0; i < g1; ++i)
         each_message(pairs[i], [&](const DenseRoute& d, std::int64_t) {

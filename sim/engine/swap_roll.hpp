@@ -29,20 +29,16 @@ std::vector<traces::Pattern> swap_roll_patterns(const traces::SwapLayout& layout
 /// the ring's end do so one step apart. The exchanges are priced in waves, an
 /// exchange's wave being one more than the later wave of the two members'
 /// previous exchanges (with P even, wave k + 1 is step k). An exchange ends
-/// one message time after the later of the two got there, the message time being the slower direction's latency on its route
-/// plus its bytes over the route's most shared link. Pairs of one step that
-/// start together share the links they have in common. A node's own links
-/// (NIC, shared memory, UPI: Route::node_link) are also shared with every
-/// other roll that holds them at the message's start: a roll holds a node
-/// link from its first member's arrival until the last member that uses the
-/// link is done. When a roll is priced, the rolls already priced that hold
-/// one of its node links beyond `now` are priced again from `now` on (their
-/// steps that started before `now` stay as they were), so that two
-/// overlapping rolls slow each other down whichever came first; their
-/// members' completion times move in place (live()). The fabric's links keep
-/// the round's own load: adaptive routing spreads the rolls beyond the
-/// minimal routes a route query returns (docs/fast-mode.md, "12. Collective
-/// swap roll", measures both choices).
+/// one message time after the later of the two got there, the message time being the slower direction's
+/// latency on its route plus its bytes over the route's most shared link. Pairs of one step that start
+/// together share the links they have in common. A node's own links (NIC, shared memory, UPI:
+/// Route::node_link) are also shared with every other roll that holds them at the message's start: a roll
+/// holds a node link from its first member's arrival until the last member that uses the link is done. When a
+/// roll is priced, the rolls already priced that hold one of its node links beyond `now` are priced again
+/// from `now` on (their steps that started before `now` stay as they were), so that two overlapping rolls
+/// slow each other down whichever came first; their members' completion times move in place (live()). The
+/// fabric's links keep the round's own load: adaptive routing spreads the rolls beyond the minimal routes a
+/// route query returns (docs/fast-mode.md, "12. Collective swap roll", measures both choices).
 class SwapRollPricer {
 public:
   /// Times are shared with the members, who may read them again after
@@ -84,8 +80,8 @@ private:
     traces::SwapLayout layout;
     std::int64_t ncols = 0;
     std::vector<double> arrival_s;
-    std::vector<Exchange> exchanges;               // in wave order
-    std::vector<std::uint32_t> wave_begin;         // into exchanges, one past the last wave at the end
+    std::vector<Exchange> exchanges;              // in wave order
+    std::vector<std::uint32_t> wave_begin;        // into exchanges, one past the last wave at the end
     std::vector<double> pair_start_s, pair_end_s; // per exchange, NaN: not priced yet
     std::shared_ptr<std::vector<double>> done_s;
     std::vector<const DenseRoute*> to_prev, to_next;
@@ -108,6 +104,15 @@ private:
   std::uint32_t stamp_ = 0;
   traces::Pattern spread_, roll_;
   std::vector<traces::PeerMsg> steps_; // scratch: member-major, P - 1 steps each
+  struct Matched {                     // match()'s exchange with its two steps and wave
+    Exchange x;
+    std::uint32_t ka = 0, kb = 0, wave = 0;
+  };
+  struct {
+    std::vector<std::vector<std::uint32_t>> toward; // per (member, side): its steps
+    std::vector<Matched> found;
+    std::vector<std::uint32_t> id_of, cursor, last_wave;
+  } scratch_;
 };
 
 } // namespace hplsim::sim

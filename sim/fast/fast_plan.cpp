@@ -38,7 +38,8 @@ FastPlan settle_fast_plan(const ResolvedScenario& sc) {
   // groups, a load the collective does not see.
   constexpr int kRollCollectiveAboveRanks = 8192;
   plan.shortcuts.roll_collective =
-      c.roll_collective == Fold::On || (c.roll_collective == Fold::Auto && plan.fold && ranks > kRollCollectiveAboveRanks);
+      c.roll_collective == Fold::On ||
+      (c.roll_collective == Fold::Auto && plan.fold && ranks > kRollCollectiveAboveRanks);
   plan.shortcuts.swap_roll_group = c.swap_roll_group;
   plan.shortcuts.ring_aggregated = c.ring_aggregate;
   plan.workers = window_workers(c.workers);
