@@ -190,7 +190,8 @@ struct FastConfig {
   Fold pivot_collective = Fold::Auto;
   // Auto: with pivot_collective on a GPU HPL run (docs/fast-mode.md, "collective panel factorization").
   Fold panel_collective = Fold::Auto;
-  // Auto: folded runs of more than 8,192 ranks (sim/fast/fast_plan.cpp; docs/fast-mode.md, "collective swap roll").
+  // Auto: folded runs of more than 8,192 ranks (sim/fast/fast_plan.cpp; docs/fast-mode.md, "collective swap
+  // roll").
   Fold roll_collective = Fold::Auto;
   int swap_roll_group = 1; // step by step (docs/fast-mode.md, "grouped swap roll": tried, optimistic)
   int fold_above_ranks = 4096;
