@@ -166,6 +166,7 @@ private:
       a->join();
     WindowOutcome out;
     out.activities = replay.stats().activities();
+    out.end_s = replay.makespan_s() - origin;
     if (faults) out.faults = window_faults(faults->log(), job.flap, origin);
     if (replay.finished_ranks() != replay.active_ranks()) return out;
     out.completed = true;

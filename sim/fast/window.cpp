@@ -12,6 +12,7 @@ std::string encode(const WindowOutcome& o) {
   put(o.activities);
   put(o.wall_s);
   put(o.peak_rss_bytes);
+  put(o.end_s);
   put(o.faults);
   put(static_cast<std::uint64_t>(o.samples.size()));
   for (const auto& [k, s] : o.samples) {
@@ -35,6 +36,7 @@ WindowOutcome decode(const std::string& bytes) {
   get(o.activities);
   get(o.wall_s);
   get(o.peak_rss_bytes);
+  get(o.end_s);
   get(o.faults);
   get(n);
   o.samples.resize(n);

@@ -65,6 +65,9 @@ struct WindowOutcome {
   bool completed = false;
   std::uint64_t activities = 0;
   double wall_s = 0.0, peak_rss_bytes = 0.0; // of the window's process
+  /// When its last rank finished, its pending messages included, in the
+  /// window's time (its first step starts at 0).
+  double end_s = 0.0;
   std::vector<std::pair<std::int64_t, Sample>> samples;
   WindowFaults faults;
 };

@@ -93,5 +93,48 @@ TEST(FaultWindows, AddingDeltasShiftsEveryLaterStep) {
   EXPECT_EQ(place_fault(r, 6.5).step, 1);
 }
 
+// One flap of a node's NIC cable at 2.5 s (step 1 of three_steps()), its
+// window measuring step 1 alone; the window pair is made up: both windows end
+// step 1 at 3 s, the baseline's last rank is done at 6 s and the fault's at
+// `fault_end_s`.
+std::pair<FaultLog, std::vector<StepRecord>> one_flap(double fault_end_s) {
+  FaultWindowPlan plan;
+  plan.steps = 3;
+  plan.measured_steps = 1;
+  plan.flap_node = [](const FlapEvent&) { return 0; };
+  plan.run = [fault_end_s](const std::vector<WindowJob>& jobs) {
+    EXPECT_EQ(jobs.size(), 2u);
+    EXPECT_EQ(jobs[1].flap_step, 1);
+    WindowOutcome base = window({{1, 3.0}}), fault = window({{1, 3.0}});
+    base.end_s = 6.0;
+    fault.end_s = fault_end_s;
+    return std::vector<WindowOutcome>{base, fault};
+  };
+  FaultTimeline timeline;
+  FlapEvent f;
+  f.link_class = NIC_PORT;
+  f.start_s = 2.5;
+  f.duration_s = 0.1;
+  timeline.flaps.push_back(f);
+  auto records = three_steps();
+  FaultLog log = simulate_flaps(plan, timeline, records);
+  return {log, records};
+}
+
+TEST(FaultWindows, AStallThatOutlivesTheMeasuredStepsCountsAtTheWindowsEnd) {
+  // The flap's failed messages are waited for only after the measured step
+  // (their retries end after it): no step end moves, the window's end does by
+  // 2.5 s, which goes to the last measured step (step 1: 2 s + 2.5 s).
+  const auto [log, records] = one_flap(8.5);
+  ASSERT_TRUE(log.by_event.at(0).delay_s.has_value());
+  EXPECT_DOUBLE_EQ(*log.by_event.at(0).delay_s, 2.5);
+  EXPECT_DOUBLE_EQ(records[1].end_s, 5.5);
+  EXPECT_DOUBLE_EQ(records[3].end_s, 9.0); // the final solve moves with them
+  // A window's end that moved no more than its steps adds nothing.
+  const auto [same, unmoved] = one_flap(6.0);
+  EXPECT_DOUBLE_EQ(*same.by_event.at(0).delay_s, 0.0);
+  EXPECT_DOUBLE_EQ(unmoved[3].end_s, 6.5);
+}
+
 } // namespace
 } // namespace hplsim::sim
