@@ -29,17 +29,17 @@ const SwapRollPricer::DenseRoute& SwapRollPricer::dense(const ExchangeNetwork::R
   DenseRoute d;
   d.path_s = r.path_s;
   d.first = static_cast<std::uint32_t>(links_.size());
+  if (r.link_id.size() != r.links.size()) throw std::logic_error("swap roll: a route without its link ids");
   for (std::size_t i = 0; i < r.links.size(); ++i) {
-    const auto [slot, added] =
-        link_index_.try_emplace(r.links[i].first, static_cast<std::uint32_t>(info_.size()));
-    if (added) {
-      LinkInfo info;
-      info.link = r.links[i].first;
+    const std::uint32_t id = r.link_id[i];
+    if (id >= info_.size()) info_.resize(id + 1);
+    LinkInfo& info = info_[id];
+    if (!info.known) {
+      info.known = true;
       info.bandwidth = r.links[i].second;
       info.node = i < r.node_link.size() && r.node_link[i] != 0;
-      info_.push_back(std::move(info));
     }
-    links_.push_back(slot->second);
+    links_.push_back(id);
   }
   d.count = static_cast<std::uint32_t>(links_.size()) - d.first;
   return dense_.emplace(&r, d).first->second;

@@ -62,7 +62,7 @@ private:
     double start_s, end_s;
   };
   struct LinkInfo {
-    const void* link = nullptr;
+    bool known = false; // filled from the first route that crosses it
     double bandwidth = 0.0;
     bool node = false;
     std::uint32_t round_stamp = 0, hold_stamp = 0;
@@ -95,8 +95,7 @@ private:
   void run(std::uint64_t id, Roll& roll, const ExchangeNetwork& network, double freeze_before_s);
   int holders_at(const LinkInfo& l, std::uint64_t self, double t_s) const;
 
-  std::unordered_map<const void*, std::uint32_t> link_index_;
-  std::vector<LinkInfo> info_;
+  std::vector<LinkInfo> info_;       // by Route::link_id
   std::vector<std::uint32_t> links_; // dense routes' link indices, concatenated
   std::unordered_map<const ExchangeNetwork::Route*, DenseRoute> dense_;
   std::map<std::uint64_t, Roll> rolls_; // by pricing order

@@ -47,6 +47,16 @@ std::vector<StepDelta> step_deltas(const WindowOutcome& fault, const WindowOutco
     }
     out.push_back(d);
   }
+  // A stall that outlives the measured steps: a message the flap failed that
+  // only a later step waits for (an asynchronous send whose retry waits
+  // seconds, against steps of a fraction of one) moves no measured step's
+  // end, but it moves the window's end, where its ranks wait for it. That
+  // much more goes to the last measured step (docs/faults.md, "Flaps in fast
+  // mode"): in HPL every message is awaited by a later step, and a stall of
+  // seconds against steps of ~0.3 s is on the run's path by then.
+  const double end_delta_s = fault.end_s - baseline.end_s;
+  if (!out.empty() && end_delta_s > previous_end_delta_s)
+    out.back().step_s += end_delta_s - previous_end_delta_s;
   return out;
 }
 
@@ -174,22 +184,10 @@ FaultLog simulate_flaps(const FaultWindowPlan& plan, const FaultTimeline& timeli
       log.abort_event = f->id;
       break;
     }
-    std::vector<StepDelta> deltas = step_deltas(o, b);
+    const std::vector<StepDelta> deltas = step_deltas(o, b);
     double delay_s = 0.0;
     for (const StepDelta& d : deltas)
       delay_s += d.step_s;
-    // A stall that outlives the measured steps: a message the flap failed that
-    // only a later step waits for (an asynchronous send whose retry waits
-    // seconds, against steps of a fraction of one) moves no measured step's
-    // end, but it moves the window's end, where its ranks wait for it. That
-    // much more is added to the last measured step (docs/faults.md, "In fast
-    // mode"): in HPL every message is awaited by a later step, and a stall of
-    // seconds against steps of ~0.3 s is on the run's path by then.
-    const double end_delta_s = o.end_s - b.end_s;
-    if (!deltas.empty() && end_delta_s > delay_s) {
-      deltas.back().step_s += end_delta_s - delay_s;
-      delay_s = end_delta_s;
-    }
     entry.delay_s = delay_s;
     add_step_deltas(records, deltas);
   }

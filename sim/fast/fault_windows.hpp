@@ -34,7 +34,8 @@ struct StepDelta {
   std::array<double, kPhaseCount> phase_s{}, mean_phase_s{};
 };
 /// The deltas between a fault window and its baseline over the steps both
-/// kept (the same steps): d_fault(k) - d_base(k), from their step ends.
+/// kept (the same steps): d_fault(k) - d_base(k), from their step ends; the
+/// last one also takes what the windows' ends moved beyond them.
 std::vector<StepDelta> step_deltas(const WindowOutcome& fault, const WindowOutcome& baseline);
 /// Adds `deltas` to `records`: each step's duration and phase times grow by
 /// its delta, the steps after it start later by the sum.
