@@ -202,22 +202,34 @@ private:
   // Runs the jobs (sim/fast/window_pool.hpp) and adds what they measured.
   // False if a window did not complete.
   bool run_jobs(const std::vector<WindowJob>& jobs) {
-    const std::vector<WindowOutcome> outcomes =
-        run_windows(jobs, plan_.workers, [this](const WindowJob& job) { return simulate(job); });
+    const std::vector<WindowOutcome> outcomes = pool_->run(jobs);
     bool completed = true;
-    for (std::size_t i = 0; i < jobs.size(); ++i) {
-      const WindowOutcome& o = outcomes[i];
-      activities_ += o.activities;
-      result_.windows.push_back({jobs[i].first, jobs[i].last, o.activities, o.wall_s, o.peak_rss_bytes});
-      if (!o.completed) {
-        completed = false;
-        continue;
-      }
-      integration_.add_window(o);
-      ++windows_;
-      if (progress_) progress_(std::min(1.0, double(windows_) / cfg().max_windows));
-    }
+    for (std::size_t i = 0; i < jobs.size(); ++i)
+      completed = take(jobs[i], outcomes[i], true) && completed;
     return completed;
+  }
+
+  // Adds a window's outcome (counted: a window not yet in windows_). False if
+  // the window did not complete.
+  bool take(const WindowJob& job, const WindowOutcome& o, bool count) {
+    activities_ += o.activities;
+    result_.windows.push_back({job.first, job.last, o.activities, o.wall_s, o.peak_rss_bytes});
+    if (!o.completed) return false;
+    integration_.add_window(o);
+    if (count) ++windows_;
+    if (progress_) progress_(std::min(1.0, double(windows_) / cfg().max_windows));
+    return true;
+  }
+
+  // The final solve alone (folded apart, plan_.final_window), in the
+  // background: no bisection pass waits for it (its sample is not on the
+  // step curve), and HPL-MxP's refinement window is the run's longest
+  // (docs/fast-mode.md, point 6). Counted among the windows from its start, as
+  // when it ran in the first batch.
+  void start_final_in_background() {
+    background_ = window_job(steps_, steps_, steps_);
+    pool_->start_background(*background_);
+    ++windows_;
   }
 
   // A window measuring steps [k, k + measured) after `warmup` steps.
@@ -244,6 +256,15 @@ private:
   }
 
   void control() {
+    pool_ =
+        std::make_unique<WindowPool>(plan_.workers, [this](const WindowJob& job) { return simulate(job); });
+    sample_windows();
+    if (!background_) return;
+    const WindowOutcome o = pool_->finish_background();
+    if (!take(*background_, o, false)) fail();
+  }
+
+  void sample_windows() {
     // Windows cannot be cheaper than the run: simulate it whole (all ranks
     // only: a folded window of every step would activate every owner column).
     std::vector<WindowJob> jobs;
@@ -255,10 +276,12 @@ private:
     // The run's two ends are simulated as they are: a cold start and the tail
     // with the final solve; uniform windows in between.
     const std::int64_t head = std::min<std::int64_t>(steps_, cfg().warmup_steps + cfg().measured_steps);
+    if (steps_ > head && plan_.final_window) start_final_in_background();
     jobs.push_back(window_job(0, std::min(steps_ - 1, head - 1 + kCooldownSteps), 0, head));
     if (steps_ > head) {
       const std::int64_t tail_first = std::max(head, steps_ - cfg().measured_steps);
-      add_through_final(jobs, std::max<std::int64_t>(0, tail_first - cfg().warmup_steps), tail_first);
+      jobs.push_back(window_job(std::max<std::int64_t>(0, tail_first - cfg().warmup_steps),
+                                plan_.final_window ? steps_ - 1 : steps_, tail_first));
     } else {
       jobs.push_back(window_job(steps_, steps_, steps_));
     }
@@ -370,6 +393,8 @@ private:
   std::uint64_t activities_ = 0;
   int windows_ = 0;
   bool failed_ = false;
+  std::unique_ptr<WindowPool> pool_;
+  std::optional<WindowJob> background_; // the final solve's window, when it runs in the background
   TrialDraws draw_trials_;
   std::vector<FaultTimeline> trials_;
   std::vector<FastTrial> trial_out_;
