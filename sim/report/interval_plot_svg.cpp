@@ -114,7 +114,13 @@ void panel(std::ostringstream& out, const IntervalPanel& p, const std::string& x
     if (p.best == i) {
       out << "<circle class=\"best\" cx=\"" << px(x) << "\" cy=\"" << px(y_of(p.y[i]))
           << "\" r=\"9\" fill=\"none\" stroke=\"" << kBest << "\" stroke-width=\"2\"/>\n";
-      text(out, x, y_of(p.y[i]) - 14, "best", "middle", " fill=\"#D55E00\"");
+      // Above the interval's upper cap, clear of the whisker; beside the
+      // point when that would leave the panel.
+      const double above = y_of(yhi) - 8;
+      if (above >= top + 14)
+        text(out, x, above, "best", "middle", " fill=\"#D55E00\"");
+      else
+        text(out, x + 12, y_of(p.y[i]) + 4, "best", "start", " fill=\"#D55E00\"");
     }
   }
 }
