@@ -240,11 +240,10 @@ private:
   }
 
   // Steps [first, steps_), keeping those from `keep_from` on, then the final
-  // solve: one window, or two when the final solve is folded apart.
-  void add_through_final(std::vector<WindowJob>& jobs, std::int64_t first, std::int64_t keep_from) const {
-    if (!plan_.final_window) return jobs.push_back(window_job(first, steps_, keep_from));
-    jobs.push_back(window_job(first, steps_ - 1, keep_from));
-    jobs.push_back(window_job(steps_, steps_, steps_));
+  // solve: in the same window, or folded apart in the background.
+  void add_through_final(std::vector<WindowJob>& jobs, std::int64_t first, std::int64_t keep_from) {
+    if (plan_.final_window) start_final_in_background();
+    jobs.push_back(window_job(first, plan_.final_window ? steps_ - 1 : steps_, keep_from));
   }
 
   // Steps simulated by the smallest window plan (head, tail, the uniform
@@ -276,12 +275,10 @@ private:
     // The run's two ends are simulated as they are: a cold start and the tail
     // with the final solve; uniform windows in between.
     const std::int64_t head = std::min<std::int64_t>(steps_, cfg().warmup_steps + cfg().measured_steps);
-    if (steps_ > head && plan_.final_window) start_final_in_background();
     jobs.push_back(window_job(0, std::min(steps_ - 1, head - 1 + kCooldownSteps), 0, head));
     if (steps_ > head) {
       const std::int64_t tail_first = std::max(head, steps_ - cfg().measured_steps);
-      jobs.push_back(window_job(std::max<std::int64_t>(0, tail_first - cfg().warmup_steps),
-                                plan_.final_window ? steps_ - 1 : steps_, tail_first));
+      add_through_final(jobs, std::max<std::int64_t>(0, tail_first - cfg().warmup_steps), tail_first);
     } else {
       jobs.push_back(window_job(steps_, steps_, steps_));
     }

@@ -5,8 +5,7 @@
 // same state whatever ran before it, so the outcomes do not depend on how many
 // run at once, nor on when they run. Outcomes come back in job order.
 #include <functional>
-#include <memory>
-#include <optional>
+#include <string>
 #include <vector>
 
 #include "sim/fast/window.hpp"
@@ -17,17 +16,13 @@ namespace hplsim::sim {
 /// Simulates one window (inside its process) from the engine's present state.
 using WindowSimulator = std::function<WindowOutcome(const WindowJob&)>;
 
-/// Window processes, at most `workers` at a time, over several batches. One
-/// window may run in the background across batches (a long window whose
-/// samples no batch waits for: HPL-MxP's refinement, docs/fast-mode.md point
-/// 6): it holds one worker until it ends, and the batches run on the others,
-/// taking its worker back once it is done.
+/// Window processes, at most `workers` at a time, over several batches
+/// (ChildPool). One window may run in the background across batches (a long
+/// window whose samples no batch waits for: HPL-MxP's refinement,
+/// docs/fast-mode.md point 6); a background window not collected is killed.
 class WindowPool {
 public:
   WindowPool(int workers, WindowSimulator simulate);
-  WindowPool(const WindowPool&) = delete;
-  WindowPool& operator=(const WindowPool&) = delete;
-  ~WindowPool(); // a background window not collected is killed
 
   /// Starts `job` in the background. With one worker it runs to its end here
   /// (never more than `workers` processes). At most one at a time.
@@ -39,18 +34,11 @@ public:
   WindowOutcome finish_background();
 
 private:
-  struct Running;
-  // Polls the running processes (the background one included) once; calls
-  // done(i, outcome) for each batch job that ended.
-  void poll_once(std::vector<std::unique_ptr<Running>>& running,
-                 const std::function<void(std::size_t, WindowOutcome)>& done);
-  std::unique_ptr<Running> launch(const WindowJob& job, std::size_t index);
-  void finish_background_now(); // polls until the background window has ended
+  // Simulates `job` and encodes its outcome with its wall time and peak RSS (in the window's process).
+  std::string measure(const WindowJob& job) const;
 
-  int workers_;
+  ChildPool pool_;
   WindowSimulator simulate_;
-  std::unique_ptr<Running> background_;
-  std::optional<WindowOutcome> background_outcome_;
 };
 
 /// Runs `jobs` with `simulate` in a pool of its own (no background window).

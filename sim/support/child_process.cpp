@@ -122,29 +122,63 @@ int window_workers(int option) {
   return std::clamp(cpus, 1, 8);
 }
 
-void run_in_children(std::size_t count, int workers, const std::function<std::string(std::size_t)>& work,
-                     const std::function<void(std::size_t, const std::string&)>& done) {
-  std::vector<std::pair<std::size_t, ChildProcess>> running;
+ChildPool::ChildPool(int workers) : workers_(std::max(1, workers)) {}
+
+void ChildPool::start_background(const std::function<std::string()>& work) {
+  if (background_ || background_answer_)
+    throw std::logic_error("child processes: one background process at a time");
+  background_.emplace(work);
+  if (workers_ > 1) return;
+  Running none;
+  while (background_)
+    poll_once(none, {});
+}
+
+void ChildPool::poll_once(Running& running,
+                          const std::function<void(std::size_t, const std::string&)>& done) {
   std::vector<pollfd> fds;
+  for (const auto& [i, process] : running)
+    fds.push_back({process.fd(), POLLIN, 0});
+  if (background_) fds.push_back({background_->fd(), POLLIN, 0});
+  if (::poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR)
+    throw std::runtime_error(std::string("child processes: poll: ") + std::strerror(errno));
+  if (background_ && fds.back().revents != 0 && background_->read_some()) {
+    background_answer_ = background_->answer();
+    background_.reset();
+  }
+  for (std::size_t k = running.size(); k-- > 0;) {
+    if (fds[k].revents == 0 || !running[k].second.read_some()) continue;
+    const std::size_t i = running[k].first;
+    const std::string answer = running[k].second.answer();
+    running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
+    done(i, answer);
+  }
+}
+
+void ChildPool::run(std::size_t count, const std::function<std::string(std::size_t)>& work,
+                    const std::function<void(std::size_t, const std::string&)>& done) {
+  Running running;
   std::size_t next = 0;
   while (next < count || !running.empty()) {
-    while (next < count && static_cast<int>(running.size()) < std::max(1, workers)) {
+    while (next < count && static_cast<int>(running.size()) + (background_ ? 1 : 0) < workers_) {
       const std::size_t i = next++;
       running.emplace_back(i, ChildProcess([&work, i]() { return work(i); }));
     }
-    fds.clear();
-    for (const auto& [i, process] : running)
-      fds.push_back({process.fd(), POLLIN, 0});
-    if (::poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR)
-      throw std::runtime_error(std::string("child processes: poll: ") + std::strerror(errno));
-    for (std::size_t k = fds.size(); k-- > 0;) {
-      if (fds[k].revents == 0 || !running[k].second.read_some()) continue;
-      const std::size_t i = running[k].first;
-      const std::string answer = running[k].second.answer();
-      running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
-      done(i, answer);
-    }
+    poll_once(running, done);
   }
+}
+
+std::string ChildPool::finish_background() {
+  Running none;
+  while (background_)
+    poll_once(none, {});
+  if (!background_answer_) throw std::logic_error("child processes: no background process");
+  return std::exchange(background_answer_, std::nullopt).value();
+}
+
+void run_in_children(std::size_t count, int workers, const std::function<std::string(std::size_t)>& work,
+                     const std::function<void(std::size_t, const std::string&)>& done) {
+  ChildPool(workers).run(count, work, done);
 }
 
 } // namespace hplsim::sim

@@ -4,9 +4,12 @@
 // engine per process), which sends its answer back through a pipe.
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <sys/resource.h> // RUSAGE_SELF, RUSAGE_CHILDREN for peak_rss_bytes
 #include <sys/types.h>
+#include <utility>
+#include <vector>
 
 namespace hplsim::sim {
 
@@ -44,9 +47,38 @@ double peak_rss_bytes(int who);
 /// process may run on, at most 8 (each holds a copy of a window's state).
 int window_workers(int option);
 
-/// Runs work(i) for i in [0, count), each in a process of its own forked from
-/// this one, up to `workers` at a time; done(i, answer) is called in this
-/// process as each finishes (whichever is done first frees its worker).
+/// Processes forked from this one, at most `workers` at a time, over several
+/// batches. One of them may run in the background across batches: it holds a
+/// worker until it ends, the batches run on the others and take its worker
+/// back once it is done (fast mode's final-solve window, docs/fast-mode.md
+/// point 10).
+class ChildPool {
+public:
+  explicit ChildPool(int workers);
+
+  /// Starts `work` in the background. With one worker it runs to its end here
+  /// (never more than `workers` processes). At most one at a time.
+  void start_background(const std::function<std::string()>& work);
+  /// Runs work(i) for i in [0, count), each in a process of its own; done(i,
+  /// answer) is called in this process as each finishes (whichever is done
+  /// first frees its worker). The background process goes on meanwhile.
+  void run(std::size_t count, const std::function<std::string(std::size_t)>& work,
+           const std::function<void(std::size_t, const std::string&)>& done);
+  /// Waits for the background process and returns its answer.
+  std::string finish_background();
+
+private:
+  using Running = std::vector<std::pair<std::size_t, ChildProcess>>;
+  // Waits until a process of `running` or the background one has written;
+  // takes the answers that are complete.
+  void poll_once(Running& running, const std::function<void(std::size_t, const std::string&)>& done);
+
+  int workers_;
+  std::optional<ChildProcess> background_;
+  std::optional<std::string> background_answer_;
+};
+
+/// ChildPool(workers).run(count, work, done).
 void run_in_children(std::size_t count, int workers, const std::function<std::string(std::size_t)>& work,
                      const std::function<void(std::size_t, const std::string&)>& done);
 
