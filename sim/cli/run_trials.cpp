@@ -1,6 +1,5 @@
 #include "sim/cli/run_trials.hpp"
 
-#include <cstring>
 #include <iostream>
 #include <stdexcept>
 
@@ -9,6 +8,7 @@
 #include "sim/run/trials.hpp"
 #include "sim/study/strategies.hpp"
 #include "sim/study/trials_study.hpp"
+#include "sim/support/bytes.hpp"
 #include "sim/support/child_process.hpp"
 #include "sim/support/errors.hpp"
 
@@ -25,10 +25,6 @@ TrialsOptions options_of(const TrialsArgs& a, const World& world) {
   return o;
 }
 
-std::string bytes_of(const TrialRow& r) {
-  return {reinterpret_cast<const char*>(&r), sizeof r};
-}
-
 // Every rank's rows of one study, on rank 0 in trial order (`base`: the
 // first item number of this study among several gathered at once).
 std::vector<std::vector<TrialRow>> gather_rows(const World& world,
@@ -37,8 +33,7 @@ std::vector<std::vector<TrialRow>> gather_rows(const World& world,
   std::vector<std::pair<std::size_t, std::string>> items;
   for (std::size_t s = 0; s < mine.size(); ++s)
     for (const TrialRow& r : mine[s])
-      items.emplace_back(s * static_cast<std::size_t>(trials) + static_cast<std::size_t>(r.trial),
-                         bytes_of(r));
+      items.emplace_back(s * static_cast<std::size_t>(trials) + static_cast<std::size_t>(r.trial), encode(r));
   const std::vector<std::string> gathered = world.gather(pack_items(items));
   if (!world.is_root()) return {};
   std::vector<std::vector<TrialRow>> all(mine.size(),
@@ -48,9 +43,8 @@ std::vector<std::vector<TrialRow>> gather_rows(const World& world,
     for (const auto& [index, bytes] : unpack_items(packed)) {
       const std::size_t s = index / static_cast<std::size_t>(trials),
                         i = index % static_cast<std::size_t>(trials);
-      if (s >= all.size() || bytes.size() != sizeof(TrialRow))
-        throw std::runtime_error("trials: a rank's answer is malformed");
-      std::memcpy(&all[s][i], bytes.data(), sizeof(TrialRow));
+      if (s >= all.size()) throw std::runtime_error("trials: a rank's answer is malformed");
+      all[s][i] = decode_trial_row(bytes);
       ++received;
     }
   if (received != all.size() * static_cast<std::size_t>(trials))
@@ -68,9 +62,10 @@ int one_study(const TrialsArgs& a, const ResolvedScenario& sc) {
   t.trials = std::move(rows.front());
   const Outcome outcome = outcome_of(t.trials, closed_form_rate_per_hour(sc), t.fault_free.time_s);
   write_trials_csv(sc, t, a.out_dir + "/trials.csv");
+  write_trial_faults_csv(sc, {&t}, a.out_dir + "/trial-faults.csv");
   write_outcome_json(sc, t, outcome, a.out_dir + "/outcome.json");
   print_outcome(t, outcome, std::cout);
-  std::cout << "outputs: " << a.out_dir << "/{trials.csv,outcome.json}\n";
+  std::cout << "outputs: " << a.out_dir << "/{trials.csv,trial-faults.csv,outcome.json}\n";
   return kExitOk;
 }
 
@@ -97,21 +92,21 @@ int strategies_study(const TrialsArgs& a, const ResolvedScenario& sc) {
       scenarios.size(), 1,
       [&](std::size_t s) {
         const TrialsResult t = simulate_trials(scenarios[s], options_of(a, world));
-        FaultFreeFigures f{t.fault_free.time_s, t.fault_free.rmax_flops_per_s,
-                           t.fault_free.rmax_sampling_error_fraction, t.fault_free.completed};
-        std::string out(reinterpret_cast<const char*>(&f), sizeof f);
+        ByteWriter w;
+        w.put(FaultFreeFigures{t.fault_free.time_s, t.fault_free.rmax_flops_per_s,
+                               t.fault_free.rmax_sampling_error_fraction, t.fault_free.completed});
+        w.put(static_cast<std::uint64_t>(t.trials.size()));
         for (const TrialRow& r : t.trials)
-          out += bytes_of(r);
-        return out;
+          w.put_string(encode(r));
+        return w.take();
       },
       [&](std::size_t s, const std::string& bytes) {
-        if (bytes.size() < sizeof(FaultFreeFigures) ||
-            (bytes.size() - sizeof(FaultFreeFigures)) % sizeof(TrialRow))
-          throw std::runtime_error("trials: a strategy's answer is malformed");
-        std::memcpy(&fault_free[s], bytes.data(), sizeof(FaultFreeFigures));
-        mine[s].resize((bytes.size() - sizeof(FaultFreeFigures)) / sizeof(TrialRow));
-        std::memcpy(static_cast<void*>(mine[s].data()), bytes.data() + sizeof(FaultFreeFigures),
-                    mine[s].size() * sizeof(TrialRow));
+        ByteReader r(bytes, "trials: a strategy's answer");
+        r.get(fault_free[s]);
+        mine[s].resize(r.get<std::uint64_t>());
+        for (TrialRow& row : mine[s])
+          row = decode_trial_row(r.get_string());
+        r.expect_done();
       });
   auto rows = gather_rows(world, mine, a.trials);
   if (!world.is_root()) return kExitOk;
@@ -133,11 +128,15 @@ int strategies_study(const TrialsArgs& a, const ResolvedScenario& sc) {
       differences.push_back(compare_paired(studies[i].name, studies[i].trials.trials, studies[j].name,
                                            studies[j].trials.trials));
   write_strategies_trials_csv(sc, studies, a.out_dir + "/trials.csv");
+  std::vector<const TrialsResult*> trials;
+  for (const StrategyTrials& st : studies)
+    trials.push_back(&st.trials);
+  write_trial_faults_csv(sc, trials, a.out_dir + "/trial-faults.csv");
   write_strategies_outcome_json(sc, studies, differences, a.out_dir + "/outcome.json");
   for (const StrategyTrials& st : studies)
     print_outcome(st.trials, st.outcome, std::cout);
   print_differences(differences, std::cout);
-  std::cout << "outputs: " << a.out_dir << "/{trials.csv,outcome.json}\n";
+  std::cout << "outputs: " << a.out_dir << "/{trials.csv,trial-faults.csv,outcome.json}\n";
   return kExitOk;
 }
 

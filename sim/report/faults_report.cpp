@@ -17,16 +17,23 @@ std::string csv_number(double v) {
 
 } // namespace
 
+const char* const kFaultsCsvColumns =
+    "id,kind,target,start_s,duration_s,reached,steps,messages_failed,retries,"
+    "retry_wait_s,ended_run,delay_s,panel_exchange\n";
+
+void write_fault_row(std::ostream& out, const RunResult::FaultOutcome& f, const std::string& panel_exchange) {
+  out << f.id << ',' << f.kind << ",\"" << f.target << "\"," << csv_number(f.start_s) << ','
+      << csv_number(f.duration_s) << ',' << (f.reached ? "true" : "false") << ',' << f.steps() << ','
+      << f.messages_failed << ',' << f.retries << ',' << csv_number(f.retry_wait_s) << ','
+      << (f.ended_run ? "true" : "false") << ',' << (f.delay_s ? csv_number(*f.delay_s) : "") << ','
+      << panel_exchange << '\n';
+}
+
 void write_faults_csv(const RunResult& r, const std::string& path) {
   write_file_atomically(path, [&r](std::ostream& out) {
-    out << "id,kind,target,start_s,duration_s,reached,steps,messages_failed,retries,retry_wait_s,ended_run,"
-           "delay_s,panel_exchange\n";
+    out << kFaultsCsvColumns;
     for (const auto& f : r.faults)
-      out << f.id << ',' << f.kind << ",\"" << f.target << "\"," << csv_number(f.start_s) << ','
-          << csv_number(f.duration_s) << ',' << (f.reached ? "true" : "false") << ',' << f.steps() << ','
-          << f.messages_failed << ',' << f.retries << ',' << csv_number(f.retry_wait_s) << ','
-          << (f.ended_run ? "true" : "false") << ',' << (f.delay_s ? csv_number(*f.delay_s) : "") << ','
-          << r.panel_exchange << '\n';
+      write_fault_row(out, f, r.panel_exchange);
   });
 }
 

@@ -11,8 +11,15 @@
 
 namespace hplsim::sim {
 
-/// faults.csv: header id,kind,target,start_s,duration_s,reached,steps,
-/// messages_failed,retries,retry_wait_s,ended_run, then one row per event.
+/// faults.csv's header: id,kind,target,start_s,duration_s,reached,steps,
+/// messages_failed,retries,retry_wait_s,ended_run,delay_s,panel_exchange.
+extern const char* const kFaultsCsvColumns;
+
+/// One event's row of faults.csv (and of a study's trial-faults.csv).
+void write_fault_row(std::ostream& out, const RunResult::FaultOutcome& event,
+                     const std::string& panel_exchange);
+
+/// faults.csv: the header, then one row per event.
 void write_faults_csv(const RunResult& result, const std::string& path);
 
 /// summary.json's "faults": events, reached, messages_failed, retries,

@@ -1,11 +1,13 @@
 #pragma once
 // One trial of a Monte Carlo study (hplsim run --trials; docs/faults.md,
-// "Trials"): what its fault draws did to the run. Numbers only, so that a
-// trial simulated in a process of its own sends it back as raw bytes.
+// "Trials"): what its fault draws did to the run, as a whole and event by
+// event. A trial simulated in a process of its own (or on another MPI rank)
+// sends it back as bytes: encode / decode_trial_row.
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <type_traits>
+#include <string>
+#include <vector>
 
 #include "sim/result/run_result.hpp"
 
@@ -25,8 +27,14 @@ struct TrialRow {
   double flap_delay_s = std::numeric_limits<double>::quiet_NaN(); ///< NaN: not known (reference mode)
   double lost_work_s = 0.0;
   double restart_setup_s = 0.0;
+  /// The events the run reached, in the timeline's order (trial-faults.csv):
+  /// the rest were drawn past the run's end.
+  std::vector<RunResult::FaultOutcome> events;
 };
-static_assert(std::is_trivially_copyable_v<TrialRow>, "travels as raw bytes");
+
+std::string encode(const TrialRow& row);
+/// Throws std::runtime_error when `bytes` is not one encoded row.
+TrialRow decode_trial_row(const std::string& bytes);
 
 /// The row of trial `trial` from its finalized result (record_faults done).
 inline TrialRow trial_row(const RunResult& r, std::int64_t trial) {
@@ -40,6 +48,7 @@ inline TrialRow trial_row(const RunResult& r, std::int64_t trial) {
   bool delays = false;
   double delay_s = 0.0;
   for (const auto& f : r.faults) {
+    if (f.reached) t.events.push_back(f);
     t.reached += f.reached;
     if (f.kind == "link_flap") t.flaps_reached += f.reached;
     if (f.kind == "node_failure") t.node_failures_reached += f.reached;

@@ -1,7 +1,6 @@
 #include "sim/run/trials.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -56,13 +55,10 @@ std::vector<TrialRow> reference_trials(const ResolvedScenario& sc, const TrialsO
         const auto trial = static_cast<std::uint64_t>(indices[at]);
         RunResult r = initial_result(sc, "reference");
         run_reference(sc, {}, r, trial, horizon_s);
-        const TrialRow row = trial_row(r, indices[at]);
-        return std::string(reinterpret_cast<const char*>(&row), sizeof row);
+        return encode(trial_row(r, indices[at]));
       },
       [&](std::size_t at, const std::string& bytes) {
-        if (bytes.size() != sizeof(TrialRow))
-          throw std::runtime_error("trials: a trial's answer is cut short");
-        std::memcpy(&rows[at], bytes.data(), sizeof(TrialRow));
+        rows[at] = decode_trial_row(bytes);
         if (o.progress) o.progress(double(++done) / double(rows.size()));
       });
   return rows;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/faults/timeline.hpp"
+#include "sim/report/faults_report.hpp"
 #include "sim/support/output_files.hpp"
 
 namespace hplsim::sim {
@@ -120,6 +121,19 @@ void write_strategies_trials_csv(const ResolvedScenario& sc, const std::vector<S
         out << st.name << ',';
         write_trial_row(out, sc, r);
       }
+  });
+}
+
+void write_trial_faults_csv(const ResolvedScenario& sc, const std::vector<const TrialsResult*>& studies,
+                            const std::string& path) {
+  write_file_atomically(path, [&](std::ostream& out) {
+    out << "trial,stream," << kFaultsCsvColumns;
+    for (const TrialsResult* t : studies)
+      for (const TrialRow& r : t->trials)
+        for (const auto& f : r.events) {
+          out << r.trial << ',' << sc.options.seed << ':' << r.trial << ',';
+          write_fault_row(out, f, t->fault_free.panel_exchange);
+        }
   });
 }
 

@@ -33,6 +33,13 @@ struct StrategyTrials {
 /// strategy's rows in trial order.
 void write_strategies_trials_csv(const ResolvedScenario& scenario,
                                  const std::vector<StrategyTrials>& strategies, const std::string& path);
+/// trial-faults.csv: one row per event a trial reached, "trial,stream," then
+/// faults.csv's columns (sim/report/faults_report.hpp; panel_exchange names
+/// the strategy), the studies one after the other, each in trial order.
+/// Events drawn past a trial's end are left out (they are artefacts of the
+/// draws' horizon, 2 T + 1 h).
+void write_trial_faults_csv(const ResolvedScenario& scenario, const std::vector<const TrialsResult*>& studies,
+                            const std::string& path);
 /// outcome.json of several strategies: each one's outcome and every pair's
 /// paired differences (sim/study/strategies.hpp).
 void write_strategies_outcome_json(const ResolvedScenario& scenario,

@@ -22,7 +22,7 @@ const std::map<std::string, std::vector<std::string>>& library_deps() {
       {"models", {"traces"}},
       {"sim/support", {}},
       {"sim/distributed", {}},
-      {"sim/result", {"traces"}},
+      {"sim/result", {"traces", "sim/support"}},
       {"sim/scenario", {"sim/support", "models", "topologies", "traces"}},
       {"sim/workload", {"sim/scenario", "traces", "models"}},
       {"sim/faults", {"sim/scenario", "models", "topologies"}},

@@ -3,6 +3,7 @@
 // the same seed and K; trial i the same whatever K and the jobs), and the
 // flags' errors.
 #include <cmath>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -93,6 +94,71 @@ TEST(Trials, TrialIIsTheSameWhateverKAndTheJobs) {
     flapped = flapped || (cols.size() > 8 && cols[8] != "0");
   }
   EXPECT_TRUE(flapped);
+}
+
+// A CSV row's fields (quoted fields hold no quotes in hplsim's files).
+std::vector<std::string> fields(const std::string& row) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (const char c : row) {
+    if (c == '"')
+      quoted = !quoted;
+    else if (c == ',' && !quoted)
+      out.emplace_back();
+    else
+      out.back() += c;
+  }
+  return out;
+}
+
+// trial-faults.csv: trial 0 draws from the stream of a plain run (run 0 of
+// the same seed), so its rows are faults.csv's reached rows, event by event
+// (delays included), with the trial and its stream in front; each trial's
+// delays add up to its flap_delay_s in trials.csv; and the file is the same
+// with one or two jobs. The scenario of the test above.
+TEST(Trials, TrialFaultsAreAPlainRunsFaultsForTrialZero) {
+  TempDir dir;
+  write_text(dir / "mix.textproto",
+             with_faults("faults {\n  failure_process { law: EXPONENTIAL rate_per_node_per_hour: 150 }\n"
+                         "  flap_process { classes { link_class: GLOBAL rate_per_link_per_hour: 1000\n"
+                         "    duration { law: FIXED mean_s: 1.0 } } }\n}\n"));
+  const auto run = [&](const char* out, std::vector<std::string> extra) {
+    std::vector<std::string> args = {
+        "run",   (dir / "mix.textproto").string(),    "--mode", "fast",
+        "--set", "machine.topology.routing=ADAPTIVE", "--out",  (dir / out).string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const CliResult r = run_hplsim(args, dir);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+  };
+  run("plain", {});
+  run("one", {"--trials", "3", "--jobs", "1"});
+  run("two", {"--trials", "3", "--jobs", "2"});
+  const auto trial_faults = lines(read_text(dir / "one" / "trial-faults.csv"));
+  EXPECT_EQ(trial_faults, lines(read_text(dir / "two" / "trial-faults.csv")));
+  const auto faults = lines(read_text(dir / "plain" / "faults.csv"));
+  ASSERT_FALSE(trial_faults.empty());
+  ASSERT_FALSE(faults.empty());
+  EXPECT_EQ(trial_faults[0], "trial,stream," + faults[0]);
+  std::vector<std::string> plain_reached, trial_zero;
+  for (std::size_t i = 1; i < faults.size(); ++i)
+    if (fields(faults[i]).at(5) == "true") plain_reached.push_back(faults[i]); // reached
+  const std::string zero = "0,1:0,";                                           // the scenario's seed is 1
+  std::map<std::string, double> delay_s;
+  for (std::size_t i = 1; i < trial_faults.size(); ++i) {
+    const auto f = fields(trial_faults[i]);
+    EXPECT_EQ(f.at(7), "true") << "only reached events: " << trial_faults[i];
+    if (!f.at(13).empty()) delay_s[f[0]] += std::stod(f[13]);
+    if (trial_faults[i].rfind(zero, 0) == 0) trial_zero.push_back(trial_faults[i].substr(zero.size()));
+  }
+  EXPECT_FALSE(trial_zero.empty()) << "the draws reach no event in trial 0: change the rates";
+  EXPECT_EQ(trial_zero, plain_reached);
+  const auto trials = lines(read_text(dir / "one" / "trials.csv"));
+  ASSERT_EQ(trials.size(), 4u);
+  for (std::size_t i = 1; i < trials.size(); ++i) {
+    const auto t = fields(trials[i]);
+    if (t.at(13).empty()) continue; // not known
+    EXPECT_NEAR(std::stod(t[13]), delay_s[t[0]], 1e-9 * (1.0 + std::stod(t[13]))) << trials[i];
+  }
 }
 
 // Reference mode simulates each trial whole, in a process of its own: the
