@@ -1,6 +1,7 @@
 // Studies under MPI (sim/distributed/world.hpp): `mpirun -n 2 hplsim plan` and
 // `mpirun -n 2 hplsim run --trials` on this machine give the same files,
 // byte for byte, as one process.
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -72,6 +73,10 @@ TEST(Mpi, TrialsUnderTwoRanksWriteTheSameFilesAsOneProcess) {
   ASSERT_EQ(one.exit_code, 0) << one.err;
   ASSERT_EQ(two.exit_code, 0) << two.err;
   EXPECT_EQ(read_text(dir / "local" / "trials.csv"), read_text(dir / "mpi" / "trials.csv"));
+  // Each trial's events travel with its row from the rank that ran it.
+  const std::string events = read_text(dir / "local" / "trial-faults.csv");
+  EXPECT_GT(std::count(events.begin(), events.end(), '\n'), 1) << "no trial reached an event";
+  EXPECT_EQ(events, read_text(dir / "mpi" / "trial-faults.csv"));
   EXPECT_EQ(read_text(dir / "local" / "outcome.json"), read_text(dir / "mpi" / "outcome.json"));
 }
 
