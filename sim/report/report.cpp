@@ -44,36 +44,7 @@ bool is_panel_step(const StepRecord& r) {
   return !r.final_solve;
 }
 
-double phase(const StepRecord& r, PhaseId id) {
-  return r.phase_s[static_cast<std::size_t>(id)];
-}
-
-/// Communication-bound: GEMM no longer covers the critical communication path.
-bool communication_bound(const StepRecord& r) {
-  return phase(r, PhaseId::Gemm) <
-         std::max(phase(r, PhaseId::Swap), phase(r, PhaseId::Pfact) + phase(r, PhaseId::Bcast));
-}
-
 } // namespace
-
-std::optional<std::int64_t> crossover_step(const RunResult& result) {
-  // Walk back from the last panel step while every step is communication-bound;
-  // the earliest step of that suffix is the crossover. A step that dips below
-  // and rises again is not part of the suffix, so flicker does not count.
-  std::optional<std::int64_t> first;
-  for (auto it = result.step_records.rbegin(); it != result.step_records.rend(); ++it) {
-    if (!is_panel_step(*it)) continue;
-    if (!communication_bound(*it)) break;
-    first = it->step;
-  }
-  return first;
-}
-
-std::optional<double> crossover_fraction(const RunResult& result) {
-  const auto k = crossover_step(result);
-  if (!k || result.n <= 0) return std::nullopt;
-  return static_cast<double>(*k) * static_cast<double>(result.nb) / static_cast<double>(result.n);
-}
 
 double step_rate_tflops(const StepRecord& record) {
   const double step_s = record.end_s - record.start_s;
@@ -164,10 +135,14 @@ std::string summary_json_text(const RunResult& result) {
                     {"first_step", d.first_step},
                     {"last_step", d.last_step}});
   j["dominant_phases"] = runs;
-  const auto k = crossover_step(result);
-  const auto fraction = crossover_fraction(result);
-  j["crossover_step"] = k ? nlohmann::ordered_json(*k) : nlohmann::ordered_json(nullptr);
-  j["crossover_fraction"] = fraction ? nlohmann::ordered_json(*fraction) : nlohmann::ordered_json(nullptr);
+  const auto put_step = [&](const std::string& name, std::optional<std::int64_t> k) {
+    const auto fraction = step_fraction(result, k);
+    j[name + "_step"] = k ? nlohmann::ordered_json(*k) : nlohmann::ordered_json(nullptr);
+    j[name + "_fraction"] = fraction ? nlohmann::ordered_json(*fraction) : nlohmann::ordered_json(nullptr);
+  };
+  put_step("crossover", crossover_step(result));
+  put_step("rate_drop", rate_drop_step(result));
+  put_step("gemm_below_comm", gemm_below_comm_step(result));
   j["completed"] = result.completed;
   j["failure"] =
       result.failure.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(result.failure);
@@ -324,13 +299,15 @@ void print_summary(const RunResult& result, std::ostream& out) {
     if (runs.size() > shown) out << ", ... (" << runs.size() << " runs, summary.json)";
     out << '\n';
   }
-  if (const auto k = crossover_step(result)) {
-    out << "Crossover (GEMM < max(SWAP, PFACT+BCAST) to the end): step " << *k << " of " << result.steps;
-    if (const auto f = crossover_fraction(result)) out << printf_string(", %.3f of N", *f);
-    out << '\n';
-  } else {
-    out << "Crossover: none (GEMM covers communication up to the last panel step)\n";
-  }
+  const auto at = [&](std::optional<std::int64_t> k) {
+    if (!k) return std::string("none");
+    std::string where = "step " + std::to_string(*k) + " of " + std::to_string(result.steps);
+    if (const auto f = step_fraction(result, k)) where += printf_string(", %.3f of N", *f);
+    return where;
+  };
+  out << "Crossover (the update's share of the step time 2% below its early level to the end): "
+      << at(crossover_step(result)) << "; sustained rate 2% below its plateau: " << at(rate_drop_step(result))
+      << "; GEMM < max(SWAP, PFACT+BCAST): " << at(gemm_below_comm_step(result)) << "\n";
   if (result.benchmark == "hpl-mxp")
     out << "Refinement " << printf_string("%.3f", result.refinement_s) << " s, "
         << result.refinement_iterations << " iterations\n";

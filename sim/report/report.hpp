@@ -11,21 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "sim/report/crossover.hpp"
 #include "sim/result/run_result.hpp"
 
 namespace hplsim::sim {
-
-/// The compute-to-communication crossover (Aurora HPL paper, arXiv 2604.09517:
-/// "the run turns from compute-bound to communication-bound where the GEMM
-/// time falls below the SWAP time"): the `step` of the first panel-step record
-/// k such that every panel-step record j >= k has
-///   phase gemm_j < max(swap_j, pfact_j + bcast_j).
-/// The final-solve record is ignored. nullopt when the last panel step is still
-/// compute-bound, or there are no panel steps.
-std::optional<std::int64_t> crossover_step(const RunResult& result);
-
-/// crossover_step * NB / N; nullopt when there is no crossover (or N is 0).
-std::optional<double> crossover_fraction(const RunResult& result);
 
 /// Sum over the step records of each phase's time, indexed by PhaseId.
 std::array<double, kPhaseCount> phase_totals_s(const RunResult& result);
@@ -55,7 +44,8 @@ double step_rate_tflops(const StepRecord& record);
 /// ranks, depth, steps, time_s, rmax_tflops, rmax_flops_per_s, phase_totals_s
 /// {pfact, bcast, swap, trsm, gemm, solve}, phase_mean_totals_s (the same
 /// keys), dominant_phases [{phase, first_step, last_step}], crossover_step,
-/// crossover_fraction, completed, failure, fits_in_memory (null when the
+/// crossover_fraction, rate_drop_step, rate_drop_fraction, gemm_below_comm_step,
+/// gemm_below_comm_fraction (sim/report/crossover.hpp), completed, failure, fits_in_memory (null when the
 /// machine declares no memory), and for hpl-mxp refinement_s, refinement_iterations.
 /// No wall-clock figure, path or timestamp. Doubles are written as the shortest
 /// text that reads back to the same value; non-finite ones as null.
