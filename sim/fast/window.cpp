@@ -4,36 +4,35 @@
 
 namespace hplsim::sim {
 
+namespace {
+
+// An outcome's fields, in the order they travel (sim/support/bytes.hpp).
+template <class Io, class Outcome> void fields(Io& io, Outcome& o) {
+  io(o.completed);
+  io(o.activities);
+  io(o.wall_s);
+  io(o.peak_rss_bytes);
+  io(o.end_s);
+  io(o.faults);
+  io.sequence(o.samples);
+  for (auto& [k, s] : o.samples) {
+    io(k);
+    io(s);
+  }
+}
+
+} // namespace
+
 std::string encode(const WindowOutcome& o) {
   ByteWriter w;
-  w.put(o.completed);
-  w.put(o.activities);
-  w.put(o.wall_s);
-  w.put(o.peak_rss_bytes);
-  w.put(o.end_s);
-  w.put(o.faults);
-  w.put(static_cast<std::uint64_t>(o.samples.size()));
-  for (const auto& [k, s] : o.samples) {
-    w.put(k);
-    w.put(s);
-  }
+  fields(w, o);
   return w.take();
 }
 
 WindowOutcome decode(const std::string& bytes) {
   ByteReader r(bytes, "fast mode: a window process's answer");
   WindowOutcome o;
-  r.get(o.completed);
-  r.get(o.activities);
-  r.get(o.wall_s);
-  r.get(o.peak_rss_bytes);
-  r.get(o.end_s);
-  r.get(o.faults);
-  o.samples.resize(r.get<std::uint64_t>());
-  for (auto& [k, s] : o.samples) {
-    r.get(k);
-    r.get(s);
-  }
+  fields(r, o);
   r.expect_done();
   return o;
 }

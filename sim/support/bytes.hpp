@@ -3,13 +3,17 @@
 // (sim/distributed/world.hpp) sends back: trivially copyable values and
 // length-prefixed strings, appended in order and read back in the same order.
 // Both ends are the same binary on the same machine, so values travel as
-// their bytes.
+// their bytes. A message's fields are listed once, in a function template
+// over the end (`io(field)`, `io.sequence(vector)`), called with a ByteWriter
+// to encode and a ByteReader to decode.
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 namespace hplsim::sim {
 
@@ -24,6 +28,16 @@ public:
     bytes_.append(s);
   }
   std::string take() { return std::move(bytes_); }
+
+  // The two ends' common vocabulary.
+  template <class T> void operator()(const T& x) { put(x); }
+  void operator()(const std::string& s) { put_string(s); }
+  template <class T> void operator()(const std::optional<T>& x) {
+    put(x.has_value());
+    put(x.value_or(T{}));
+  }
+  /// A vector's length; its elements follow, one by one.
+  template <class T> void sequence(const std::vector<T>& v) { put(static_cast<std::uint64_t>(v.size())); }
 
 private:
   std::string bytes_;
@@ -51,6 +65,17 @@ public:
     at_ += static_cast<std::size_t>(n);
     return s;
   }
+  // The two ends' common vocabulary.
+  template <class T> void operator()(T& x) { get(x); }
+  void operator()(std::string& s) { s = get_string(); }
+  template <class T> void operator()(std::optional<T>& x) {
+    const bool has = get<bool>();
+    const T value = get<T>();
+    x = has ? std::optional<T>(value) : std::nullopt;
+  }
+  /// A vector's length: resizes it for its elements, read one by one.
+  template <class T> void sequence(std::vector<T>& v) { v.resize(get<std::uint64_t>()); }
+
   bool done() const { return at_ == bytes_.size(); }
   /// Throws unless every byte was read (an answer longer than expected is as malformed as a short one).
   void expect_done() const {
