@@ -25,7 +25,7 @@ std::map<std::string, hm::KernelParams> by_name(const hm::KernelCalibration& c) 
 }
 
 const char* const kKernelFiles[] = {"aurora-node.textproto", "aurora-node-noamx.textproto",
-                                    "cpu-workstation.textproto"};
+                                    "aurora-node-gpu1500.textproto", "cpu-workstation.textproto"};
 const char* const kProtocolFiles[] = {"marenostrum4-opa.textproto", "bxi-v2.textproto"};
 
 } // namespace
@@ -129,6 +129,37 @@ TEST(AuroraCalibration, NoAmxFileDiffersOnlyInCpuBf16Kernels) {
               1e-12);
   EXPECT_NEAR(a.at("cpu.trsm.bf16").peak_flops_per_s() / b.at("cpu.trsm.bf16").peak_flops_per_s(), 8.0,
               1e-12);
+}
+
+TEST(AuroraCalibration, ProductionGpuSettingFileDiffersOnlyInGpuComputeRecords) {
+  // aurora-node-gpu1500.textproto: the GPU compute records at ALCF's production
+  // setting of 2026-01-12 (1.5 GHz, one FP64 pipeline); everything else equal.
+  const auto pre = hm::load_kernel_calibration(source_path("models/calibrations/aurora-node.textproto"));
+  const auto prod =
+      hm::load_kernel_calibration(source_path("models/calibrations/aurora-node-gpu1500.textproto"));
+  EXPECT_EQ(pre.amx(), prod.amx());
+  const auto a = by_name(pre), b = by_name(prod);
+  ASSERT_EQ(a.size(), b.size());
+  const std::set<std::string> changed = {"gpu.gemm.fp64", "gpu.gemm.bf16", "gpu.gemm.fp16", "gpu.trsm.fp64",
+                                         "gpu.gemm.fp32", "gpu.trsm.fp32", "gpu.getrf.fp32"};
+  for (const auto& [name, rec] : a) {
+    ASSERT_TRUE(b.count(name)) << name;
+    auto x = rec, y = b.at(name);
+    if (changed.count(name)) {
+      x.clear_peak_flops_per_s(), y.clear_peak_flops_per_s();
+      x.clear_source(), y.clear_source();
+    }
+    EXPECT_EQ(x.SerializeAsString(), y.SerializeAsString()) << name;
+  }
+  // The ratios are ALCF's per-node figures, production / pre-production (the
+  // page's two versions): DGEMM 125/179, BF16GEMM 2487/2645, HGEMM 2469/2606,
+  // FP64 FMA chain 127/187, FP32 FMA chain 252/267; the files round to 5 digits.
+  const auto ratio = [&](const char* n) { return b.at(n).peak_flops_per_s() / a.at(n).peak_flops_per_s(); };
+  EXPECT_NEAR(ratio("gpu.gemm.fp64"), 125.0 / 179.0, 1e-3);
+  EXPECT_NEAR(ratio("gpu.gemm.bf16"), 2487.0 / 2645.0, 1e-3);
+  EXPECT_NEAR(ratio("gpu.gemm.fp16"), 2469.0 / 2606.0, 1e-3);
+  EXPECT_NEAR(ratio("gpu.trsm.fp64"), 127.0 / 187.0, 1e-3);
+  EXPECT_NEAR(ratio("gpu.getrf.fp32"), 252.0 / 267.0, 1e-3);
 }
 
 TEST(AuroraCalibration, AmxBf16GemmWorkedNumber) {
