@@ -44,18 +44,26 @@ public:
       b.compute(KERNEL_GETRF_DIAG, panel, jb_, jb_, 0, PFACT, FP32);
       if (panel == CPU) b.copy(Copy::H2D, diag_bytes, COPY);
     }
+    std::vector<std::uint32_t> trailing;
+    if (panel == CPU) {
+      // CPU panels pipelined with the GPUs (Aurora paper, arXiv 2604.09517: "explicit CPU-GPU
+      // pipelining"; rocHPL-MxP, src/pgesv/hplmxp_pgetrf.cpp: the diagonal block is broadcast as
+      // soon as it is factored). The owner broadcasts the factored block first, the GPUs start
+      // panel k-1's trailing update (it needs nothing of step k), and the L and U solves run on
+      // the CPU while they compute (docs/at-scale.md, "The MxP schedule's CPU-GPU pipeline").
+      if (diag) broadcast_diag(b, row, col);
+      if (look_ahead_) trailing_update(b, rows, cols, c_.nb, trailing);
+    }
     // The other ranks of the owner column / row get the factored diagonal block.
     if (col_root && !diag) receive_diag(b, Communicator::column(g_, col), row, root_row_);
     if (row_root && !diag) receive_diag(b, Communicator::row(g_, row), col, root_col_);
     const std::uint32_t l_tag = col_root ? panel_solve(b, rows, diag) : 0;
     const std::uint32_t u_tag = row_root ? panel_solve(b, cols, diag) : 0;
-    std::vector<std::uint32_t> trailing;
-    if (look_ahead_) trailing_update(b, rows, cols, c_.nb, trailing);
-    if (diag) {
-      // HPLMXP_pgetrf: once the LU is done, its owner broadcasts it along the row, then the column.
-      if (c_.host_staged && panel == GPU) b.copy(Copy::D2H, diag_bytes, COPY);
-      broadcast(b, Communicator::row(g_, row), col, root_col_, jb_ * jb_, kDiagElementBytes);
-      broadcast(b, Communicator::column(g_, col), row, root_row_, jb_ * jb_, kDiagElementBytes);
+    if (panel == GPU) {
+      // GPU panels: the solves are queued first (asynchronously on the owner, which broadcasts
+      // the diagonal block while they run), then the trailing update.
+      if (look_ahead_) trailing_update(b, rows, cols, c_.nb, trailing);
+      if (diag) broadcast_diag(b, row, col);
     }
     std::vector<std::uint32_t> to_device;
     // L along the rows, U along the columns, in the storage precision.
@@ -83,6 +91,13 @@ private:
     Pattern p;
     bcast_pattern(c_.bcast, me, root, comm.size, count, element_bytes, p);
     emit_bcast(b, comm, p, chunk(), BCAST, c_.bcast_ring_aggregated);
+  }
+
+  // HPLMXP_pgetrf: the diagonal block's owner broadcasts it along its row, then its column.
+  void broadcast_diag(ProgramBuilder& b, int row, int col) const {
+    if (c_.host_staged && c_.panel_resource == GPU) b.copy(Copy::D2H, jb_ * jb_ * kDiagElementBytes, COPY);
+    broadcast(b, Communicator::row(g_, row), col, root_col_, jb_ * jb_, kDiagElementBytes);
+    broadcast(b, Communicator::column(g_, col), row, root_row_, jb_ * jb_, kDiagElementBytes);
   }
 
   void receive_diag(ProgramBuilder& b, const Communicator& comm, int me, int root) const {

@@ -75,33 +75,73 @@ private:
     allreduce(Communicator::row(g_, row_), col_, doubles(local_rows_));
   }
 
-  // One block column of a distributed triangular solve. `rows_after` are the
-  // global rows still to update once block blk is solved; partial sums arrive
-  // from `from_col` and leave for `to_col`; the solved piece circulates down
-  // (step +1) or up (-1) the process column.
-  void solve_block(std::int64_t blk, std::int64_t rows_in_begin, std::int64_t rows_in_end,
-                   std::int64_t rows_out_begin, std::int64_t rows_out_end, bool first, bool last, int dir) {
+  // Rows this process row owns in its first block of [begin, end) in the solve's
+  // direction (dir +1: the lowest such block, -1: the highest); 0 if none.
+  std::int64_t lead_rows(std::int64_t begin, std::int64_t end, int dir) const {
+    if (begin >= end) return 0;
+    const std::int64_t p = g_.p();
+    std::int64_t blk;
+    if (dir > 0) {
+      const std::int64_t first = begin / c_.nb;
+      blk = first + mod_sub(row_, static_cast<int>(first % p), static_cast<int>(p));
+      if (blk * c_.nb >= end) return 0;
+    } else {
+      const std::int64_t last = (end - 1) / c_.nb;
+      blk = last - mod_sub(static_cast<int>(last % p), row_, static_cast<int>(p));
+      if (blk < 0 || (blk + 1) * c_.nb <= begin) return 0;
+    }
+    return std::min(end, (blk + 1) * c_.nb) - std::max(begin, blk * c_.nb);
+  }
+
+  // One block column of a distributed triangular solve (HPLMXP_ptrsvL/U in
+  // rocHPL-MxP, src/pgesv/hplmxp_ptrsv.cpp). The partial sums of the rows
+  // [in_begin, in_end) arrive from `from_col` in two messages: the rows of this
+  // rank's first block in the solve's direction ("the piece") and the rest; the
+  // rows [out_begin, out_end) leave for `to_col` the same way. Each rank of the
+  // owner column computes its piece first ("compute the critical-path first")
+  // and sends it before its larger GEMV, so the chain from one block column to
+  // the next carries one block's work, not a whole panel's (docs/at-scale.md,
+  // "The refinement's pipelined triangular solves"). The solved piece of x
+  // circulates down (dir +1) or up (-1) the process column.
+  void solve_block(std::int64_t blk, std::int64_t in_begin, std::int64_t in_end, std::int64_t out_begin,
+                   std::int64_t out_end, bool first, bool last, int dir) {
     const int p = g_.p(), q = g_.q();
     const int diag_row = static_cast<int>(blk % p);
+    const bool pivot = row_ == diag_row;
     const std::int64_t w = width(blk);
-    const std::int64_t in_rows = rows_in(rows_in_begin, rows_in_end);
-    const std::int64_t out_rows = rows_in(rows_out_begin, rows_out_end);
+    const std::int64_t in_rows = rows_in(in_begin, in_end), out_rows = rows_in(out_begin, out_end);
+    const std::int64_t in_piece = lead_rows(in_begin, in_end, dir), out_piece = lead_rows(out_begin, out_end, dir);
     const int from_col = dir > 0 ? mod_sub(col_, 1, q) : mod_add(col_, 1, q);
     const int to_col = dir > 0 ? mod_add(col_, 1, q) : mod_sub(col_, 1, q);
-    if (!first && q > 1 && in_rows > 0) b_.recv(g_.rank(row_, from_col), doubles(in_rows), SOLVE);
-    if (row_ == diag_row) b_.compute(KERNEL_TRSV, c_.refinement_resource, w, 1, 0, SOLVE, FP32);
-    if (p > 1) {
-      const int next = dir > 0 ? mod_add(row_, 1, p) : mod_sub(row_, 1, p);
-      const int prev = dir > 0 ? mod_sub(row_, 1, p) : mod_add(row_, 1, p);
-      if (row_ == diag_row) {
-        b_.send(g_.rank(next, col_), doubles(w), SOLVE);
-      } else {
+    const bool receives = !first && q > 1, sends = !last && q > 1;
+    std::uint32_t piece_tag = 0, rest_tag = 0;
+    if (receives) {
+      const int left = g_.rank(row_, from_col);
+      if (in_piece > 0) piece_tag = b_.recv_async(left, doubles(in_piece), SOLVE);
+      if (in_rows > in_piece) rest_tag = b_.recv_async(left, doubles(in_rows - in_piece), SOLVE);
+    }
+    const int next = dir > 0 ? mod_add(row_, 1, p) : mod_sub(row_, 1, p);
+    const int prev = dir > 0 ? mod_sub(row_, 1, p) : mod_add(row_, 1, p);
+    if (pivot) {
+      b_.wait(piece_tag); // the diagonal block's partial sum
+      b_.compute(KERNEL_TRSV, c_.refinement_resource, w, 1, 0, SOLVE, FP32);
+      b_.compute(KERNEL_GEMV, c_.refinement_resource, out_piece, w, 0, SOLVE, FP32);
+      if (p > 1) b_.send(g_.rank(next, col_), doubles(w), SOLVE);
+      // Its outgoing piece also needs the left's sums for those rows: they come with the rest.
+      b_.wait(rest_tag);
+      rest_tag = 0;
+    } else {
+      if (p > 1) {
         b_.recv(g_.rank(prev, col_), doubles(w), SOLVE);
         if (next != diag_row) b_.send(g_.rank(next, col_), doubles(w), SOLVE);
       }
+      b_.compute(KERNEL_GEMV, c_.refinement_resource, out_piece, w, 0, SOLVE, FP32);
+      b_.wait(piece_tag);
     }
-    b_.compute(KERNEL_GEMV, c_.refinement_resource, out_rows, w, 0, SOLVE, FP32);
-    if (!last && q > 1 && out_rows > 0) b_.send(g_.rank(row_, to_col), doubles(out_rows), SOLVE);
+    if (sends && out_piece > 0) b_.send(g_.rank(row_, to_col), doubles(out_piece), SOLVE);
+    b_.compute(KERNEL_GEMV, c_.refinement_resource, out_rows - out_piece, w, 0, SOLVE, FP32);
+    b_.wait(rest_tag);
+    if (sends && out_rows > out_piece) b_.send(g_.rank(row_, to_col), doubles(out_rows - out_piece), SOLVE);
   }
 
   void solve_lower() {

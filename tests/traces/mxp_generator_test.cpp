@@ -189,9 +189,12 @@ TEST(MxpGenerator, ClassicalRefinementMessageCount) {
   //  allreduce of A x along each row (Q = 3: 2 -> 0, 0 <-> 1, 0 -> 2): 4 x 2 rows = 8
   //  2 norms, each an allreduce along every column (P = 2: 2 messages) x 3: 12
   //  L solve: 6 column rings of 1 message + partial sums to the next column for
-  //    blocks 0..4 when the row holds rows below the block (row 0: 4, row 1: 5): 15
-  //  U solve: 6 + (row 0: 5, row 1: 4) = 15
-  // 56 per iteration, 112 for 2.
+  //    blocks 0..4, in two messages (HPLMXP_ptrsvL: the row's first block below
+  //    the solved one, then the rest) when the row holds one or more blocks below:
+  //    row 0 (blocks 0, 2, 4) 2 + 2 + 1 + 1 + 0 = 6, row 1 (1, 3, 5) 2 + 2 + 2 + 1 + 1 = 8: 20
+  //  U solve, blocks 5..1 and the blocks above: 6 + (row 0: 2 + 2 + 2 + 1 + 1,
+  //    row 1: 2 + 2 + 1 + 1 + 0) = 20
+  // 66 per iteration, 132 for 2.
   MxpConfig c;
   c.n = 96;
   c.nb = 16;
@@ -202,15 +205,15 @@ TEST(MxpGenerator, ClassicalRefinementMessageCount) {
   StepSchedule s;
   g.step(g.steps(), s);
   EXPECT_TRUE(s.final_solve());
-  EXPECT_EQ(sends_of(s).size(), 112u);
+  EXPECT_EQ(sends_of(s).size(), 132u);
   EXPECT_TRUE(validate_schedule(6, {&s}).ok());
 }
 
 TEST(MxpGenerator, GmresRefinementAddsArnoldiReductions) {
   // Same grid, GMRES with 2 iterations (hand counts from the classical case:
-  // A-product 14, two solves 30, one reduction 6):
-  //  start: 14 + 30 + 6 = 50; iteration 1: 14 + 30 + 2 x 6 = 56; iteration 2:
-  //  14 + 30 + 3 x 6 = 62; final residual and norm: 14 + 6 = 20. Total 188.
+  //  A-product 14, two solves 40, one reduction 6):
+  //  start: 14 + 40 + 6 = 60; iteration 1: 14 + 40 + 2 x 6 = 66; iteration 2:
+  //  14 + 40 + 3 x 6 = 72; final residual and norm: 14 + 6 = 20. Total 218.
   MxpConfig c;
   c.n = 96;
   c.nb = 16;
@@ -221,7 +224,7 @@ TEST(MxpGenerator, GmresRefinementAddsArnoldiReductions) {
   const MxpScheduleGenerator g(c);
   StepSchedule s;
   g.step(g.steps(), s);
-  EXPECT_EQ(sends_of(s).size(), 188u);
+  EXPECT_EQ(sends_of(s).size(), 218u);
 }
 
 TEST(MxpGenerator, FlopsHeaderAndErrors) {
@@ -306,4 +309,49 @@ TEST(MxpGenerator, GpuAwarePanelBroadcastsAreDeviceBuffers) {
       EXPECT_EQ(device, 0);
     }
   }
+}
+
+TEST(MxpGenerator, CpuPanelSolvesRunWhileTheGpusUpdate) {
+  // CPU panels (Aurora's setting): the diagonal block's owner broadcasts the
+  // factored block before its solves, and every owner launches panel k-1's
+  // trailing update on its GPUs before its CPU solves, so that the two overlap
+  // (docs/at-scale.md, "The MxP schedule's CPU-GPU pipeline"). Step 1 of a
+  // 3 x 4 grid, N 96, NB 16: diagonal owner (1, 1); every rank still holds
+  // trailing rows and columns, so each of its 2 GPUs gets a share.
+  MxpConfig c = small_mxp();
+  c.panel_resource = CPU;
+  c.gpus_per_rank = 2;
+  const MxpScheduleGenerator g(c);
+  StepSchedule s;
+  const std::int64_t k = 1;
+  g.step(k, s);
+  const int diag_row = static_cast<int>(k % c.p), diag_col = static_cast<int>(k % c.q);
+  int checked = 0;
+  for (const RankProgram& r : s.ranks()) {
+    const int row = g.grid().row_of(r.rank()), col = g.grid().col_of(r.rank());
+    if (row != diag_row && col != diag_col) continue;
+    int first_cpu_trsm = -1, last_async_gemm = -1, first_send = -1, async_gemms = 0;
+    for (int i = 0; i < r.ops_size(); ++i) {
+      const Op& op = r.ops(i);
+      if (op.has_compute() && op.compute().kernel() == KERNEL_TRSM && op.compute().resource() == CPU &&
+          first_cpu_trsm < 0)
+        first_cpu_trsm = i;
+      if (op.has_compute() && op.compute().kernel() == KERNEL_GEMM && op.compute().async_tag() != 0) {
+        last_async_gemm = i;
+        ++async_gemms;
+      }
+      if (op.has_send() && first_send < 0) first_send = i;
+    }
+    SCOPED_TRACE("rank " + std::to_string(r.rank()));
+    ASSERT_GE(first_cpu_trsm, 0);
+    EXPECT_EQ(async_gemms, c.gpus_per_rank);
+    EXPECT_LT(last_async_gemm, first_cpu_trsm);
+    if (row == diag_row && col == diag_col) {
+      ASSERT_GE(first_send, 0);
+      EXPECT_LT(first_send, first_cpu_trsm);
+    }
+    ++checked;
+  }
+  EXPECT_EQ(checked, c.p + c.q - 1);
+  EXPECT_TRUE(validate_all(g).ok());
 }
