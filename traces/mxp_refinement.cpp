@@ -110,7 +110,8 @@ private:
     const bool pivot = row_ == diag_row;
     const std::int64_t w = width(blk);
     const std::int64_t in_rows = rows_in(in_begin, in_end), out_rows = rows_in(out_begin, out_end);
-    const std::int64_t in_piece = lead_rows(in_begin, in_end, dir), out_piece = lead_rows(out_begin, out_end, dir);
+    const std::int64_t in_piece = lead_rows(in_begin, in_end, dir),
+                       out_piece = lead_rows(out_begin, out_end, dir);
     const int from_col = dir > 0 ? mod_sub(col_, 1, q) : mod_add(col_, 1, q);
     const int to_col = dir > 0 ? mod_add(col_, 1, q) : mod_sub(col_, 1, q);
     const bool receives = !first && q > 1, sends = !last && q > 1;

@@ -20,6 +20,10 @@ struct LoadedScenario {
   // contents of machine.protocol_file; empty when the scenario gives neither.
   hplsim::models::ProtocolParams protocol;
   std::string protocol_path; // machine.protocol_file as opened (base_dir joined); empty otherwise
+  // The variability in effect: machine.variability_file's contents with
+  // machine.variability's fields over them, validated.
+  hplsim::models::VariabilityParams variability;
+  std::string variability_path; // machine.variability_file as opened (base_dir joined); empty otherwise
 };
 
 } // namespace hplsim::sim

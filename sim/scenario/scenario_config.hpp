@@ -109,7 +109,10 @@ struct MachineConfig {
   // file it came from (empty when inline or none).
   models::ProtocolParams protocol;
   std::string protocol_path;
+  // machine.variability_file's contents with machine.variability's fields over
+  // them, and the file (empty when there is none).
   models::VariabilityParams variability;
+  std::string variability_path;
   PlacementConfig placement;
 };
 

@@ -194,7 +194,8 @@ ResolvedScenario resolve(const LoadedScenario& loaded) {
   out.machine.kernels_path = loaded.kernels_path;
   out.machine.protocol = loaded.protocol;
   out.machine.protocol_path = loaded.protocol_path;
-  out.machine.variability = m.variability();
+  out.machine.variability = loaded.variability;
+  out.machine.variability_path = loaded.variability_path;
   out.machine.placement = resolve_placement(m.placement());
   out.workload = resolve_workload(s.workload());
   if (out.workload.panel_threads == 0 && out.workload.ranks_per_node > 0)

@@ -229,8 +229,9 @@ void check_protocol(const Checker& c, const models::ProtocolParams& proto, const
   }
 }
 
-void check_variability(const Checker& c, const models::VariabilityParams& var, const std::string& base_dir) {
-  const MessageCheck v(c, var, "machine.variability");
+void check_variability(const Checker& c, const models::VariabilityParams& var, const std::string& base_dir,
+                       const std::string& prefix = "machine.variability") {
+  const MessageCheck v(c, var, prefix);
   v.non_negative("node_rate_cv");
   v.non_negative("gpu_rate_cv");
   v.non_negative("kernel_jitter_cv");
@@ -385,6 +386,37 @@ void load_kernels(const Checker& c, LoadedScenario& loaded) {
   loaded.kernels_path = file;
 }
 
+/// machine.variability_file (if any) with machine.variability over it into
+/// loaded.variability; each part validated where it was written, then the merge.
+void load_variability(const Checker& c, LoadedScenario& loaded) {
+  const Machine& m = loaded.scenario.machine();
+  check_variability(c, m.variability(), loaded.base_dir);
+  loaded.variability.Clear();
+  if (m.has_variability_file()) {
+    if (m.variability_file().empty())
+      c.fail("machine.variability_file", "machine.variability_file must not be empty");
+    const std::string file =
+        (std::filesystem::path(loaded.base_dir) / m.variability_file()).lexically_normal().string();
+    std::ifstream in(file, std::ios::binary);
+    if (!in)
+      c.fail("machine.variability_file",
+             "machine.variability_file: cannot open \"" + file + "\": " + std::strerror(errno));
+    std::ostringstream text;
+    text << in.rdbuf();
+    pb::TextFormat::ParseInfoTree tree;
+    parse_textproto(text.str(), file, loaded.variability, tree);
+    if (loaded.variability.has_node_rates_file())
+      Checker(SourceMap{file, models::VariabilityParams::descriptor(), &tree}, nullptr)
+          .fail("node_rates_file", file + ": node_rates_file belongs in the scenario's machine.variability, "
+                                          "not in a variability_file (it names one allocation's nodes)");
+    check_variability(Checker(SourceMap{file, models::VariabilityParams::descriptor(), &tree}, nullptr),
+                      loaded.variability, loaded.base_dir, "");
+    loaded.variability_path = file;
+  }
+  loaded.variability.MergeFrom(m.variability());
+  if (!loaded.variability_path.empty()) check_variability(c, loaded.variability, loaded.base_dir);
+}
+
 /// machine.protocol or machine.protocol_file into loaded.protocol, validated.
 void load_protocol(const Checker& c, LoadedScenario& loaded) {
   const Machine& m = loaded.scenario.machine();
@@ -430,7 +462,7 @@ void validate_scenario(LoadedScenario& loaded, const pb::TextFormat::ParseInfoTr
   check_topology(c, m.topology(), node);
   load_kernels(c, loaded);
   load_protocol(c, loaded);
-  check_variability(c, m.variability(), loaded.base_dir);
+  load_variability(c, loaded);
   check_workload(c, s.workload());
   const MessageCheck wl(c, s.workload(), "workload");
   wl.at_least("panel_threads", 1);

@@ -585,22 +585,25 @@ TEST(CliModes, FinalSolveFoldedAboveTheThresholdLeavesTheStepsUnfolded) {
 
 TEST(CliModes, CrossBandFoldFollowsTheUnfoldedMxpRun) {
   // The same 64-rank HPL-MxP slice, fast mode: unfolded, then folded with
-  // COLUMN_BAND and CROSS_BAND. Measured (docs/fast-mode.md): unfolded
-  // 1358.7 TF/s, COLUMN_BAND 1581.1 (+16.4%: its phantoms break the
-  // refinement's row-wise chain of partial sums, 0.116 s against 0.334 s),
-  // CROSS_BAND 1370.7 (+0.9%, refinement 0.319 s). The bounds leave room for
-  // model changes but not for the COLUMN_BAND error.
+  // COLUMN_BAND and CROSS_BAND. Measured 2026-12-03 (docs/fast-mode.md, "The
+  // bands on HPL-MxP"): unfolded 1519.5 TF/s, CROSS_BAND 1568.6 (+3.2%),
+  // COLUMN_BAND 1588.2 (+4.5%). Before the refinement's solves were pipelined
+  // (session 19) COLUMN_BAND was +16.4%: its phantoms cut the one-message chain
+  // of partial sums short; that chain is gone, and with it most of the gap.
   TempDir dir;
   const auto rmax = [&](const std::string& fold, const std::string& band) {
-    const fs::path out =
-        run_mxp_slice(dir, fold + band, {"options.fast.fold=" + fold, "options.fast.band=" + band});
+    // Without the fitted jitter: the fold's own error, not the jitter's draws.
+    const fs::path out = run_mxp_slice(
+        dir, fold + band,
+        {"options.fast.fold=" + fold, "options.fast.band=" + band, "machine.variability.kernel_jitter_cv=0"});
     return read_summary(out)["rmax_tflops"].get<double>();
   };
   const double whole = rmax("OFF", "COLUMN_BAND");
   const double column = rmax("ON", "COLUMN_BAND");
   const double cross = rmax("ON", "CROSS_BAND");
-  EXPECT_NEAR(cross, whole, 0.03 * whole);
-  EXPECT_GT(column, 1.10 * whole);
+  EXPECT_NEAR(cross, whole, 0.05 * whole);
+  EXPECT_NEAR(column, whole, 0.065 * whole);
+  EXPECT_LT(cross, column); // the cross band keeps more of the owners' chains
 }
 
 TEST(CliErrors, FoldAboveRanksMustBePositive) {

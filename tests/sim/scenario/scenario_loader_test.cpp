@@ -295,6 +295,60 @@ TEST_F(ScenarioLoaderFiles, KernelsFileErrorsNameThatFile) {
   }
 }
 
+TEST_F(ScenarioLoaderFiles, VariabilityFileUnderTheScenariosOwnFields) {
+  // The file gives jitter and spread; the scenario's machine.variability sets
+  // the spread again (and a --set switches the jitter off): field by field, the
+  // scenario wins, the rest comes from the file.
+  write("var.textproto", "kernel_jitter_cv: 0.12\ngpu_rate_cv: 0.05\nsource: \"fitted here\"\n");
+  const std::string scenario =
+      write("s.textproto",
+            with("  node {", "  variability_file: \"var.textproto\"\n  variability { gpu_rate_cv: 0.01 }\n"
+                             "  node {"));
+  const LoadedScenario loaded = load_scenario(scenario);
+  EXPECT_DOUBLE_EQ(loaded.variability.kernel_jitter_cv(), 0.12); // from the file
+  EXPECT_DOUBLE_EQ(loaded.variability.gpu_rate_cv(), 0.01);      // the scenario's
+  EXPECT_EQ(loaded.variability.source(), "fitted here");
+  EXPECT_EQ(loaded.variability_path, (dir_ / "var.textproto").string());
+  const ResolvedScenario r = resolve(loaded);
+  EXPECT_DOUBLE_EQ(r.machine.variability.kernel_jitter_cv(), 0.12);
+  EXPECT_EQ(r.machine.variability_path, (dir_ / "var.textproto").string());
+  ScenarioOverrides jitter_off;
+  jitter_off.set = {"machine.variability.kernel_jitter_cv=0"};
+  const LoadedScenario off = load_scenario(scenario, jitter_off);
+  EXPECT_TRUE(off.variability.has_kernel_jitter_cv());
+  EXPECT_DOUBLE_EQ(off.variability.kernel_jitter_cv(), 0.0);
+  EXPECT_DOUBLE_EQ(off.variability.gpu_rate_cv(), 0.01);
+}
+
+TEST_F(ScenarioLoaderFiles, VariabilityFileErrorsNameThatFile) {
+  const std::string var = write("var.textproto", "gpu_rate_cv: 0.01\nkernel_jitter_cv: -0.1\n");
+  const std::string scenario =
+      write("s.textproto", with("  node {", "  variability_file: \"var.textproto\"\n  node {"));
+  try {
+    load_scenario(scenario);
+    FAIL() << "expected a ScenarioError";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(var + ":2:1: kernel_jitter_cv must be", 0), 0u) << e.what();
+  }
+  write("var.textproto", "node_rates_file: \"rates.txt\"\n");
+  try {
+    load_scenario(scenario);
+    FAIL() << "expected a ScenarioError";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(var + ":1:1: " + var + ": node_rates_file belongs in", 0), 0u)
+        << e.what();
+  }
+  const std::string missing =
+      write("t.textproto", with("  node {", "  variability_file: \"none.textproto\"\n  node {"));
+  try {
+    load_scenario(missing);
+    FAIL() << "expected a ScenarioError";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find(":13:3: machine.variability_file: cannot open"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST_F(ScenarioLoaderFiles, ReportsUnreadableScenarioFile) {
   const std::string missing = (dir_ / "absent.textproto").string();
   try {
