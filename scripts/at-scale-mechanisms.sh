@@ -5,7 +5,9 @@
 #   spread  GPU-to-GPU rate spread, Sinha et al. SC22   machine.variability.gpu_rate_cv
 #   jitter  temporal kernel noise, Cornebize et al.     machine.variability.kernel_jitter_cv
 #   gpu     the production GPU setting, ALCF 2026-01-12 machine.kernels_file
-# "none" switches all three off (the shipped scenarios have spread on).
+# "none" switches all three off (the shipped scenarios have spread on). No set
+# uses the fitted jitter of models/calibrations/aurora-at-scale.textproto: these
+# are sourced-only runs.
 # Prints a markdown table (Rmax per scenario and mechanism set) and writes each
 # run's outputs under OUT (default /tmp/hplsim-at-scale). ~15-25 min on 2 cores.
 #   scripts/at-scale-mechanisms.sh [HPLSIM] [OUT] [JOBS]
@@ -25,7 +27,8 @@ gpu_on=machine.kernels_file=../models/calibrations/aurora-node-gpu1500.textproto
 gpu_off=machine.kernels_file=../models/calibrations/aurora-node.textproto
 
 sets=(none spread jitter gpu all)
-scenarios=(aurora-hpl-1node aurora-hpl-sc24 aurora-mxp-sc24)
+# SCENARIOS="aurora-mxp-sc24" runs (and tabulates) a subset.
+read -r -a scenarios <<<"${SCENARIOS:-aurora-hpl-1node aurora-hpl-sc24 aurora-mxp-sc24}"
 
 flags_for() { # mechanism set -> --set flags
   local s=$1 sp=$spread_off ji=$jitter_off gp=$gpu_off

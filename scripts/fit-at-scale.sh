@@ -16,12 +16,15 @@ lo=${3:-0.0}
 hi=${4:-0.3}
 tol=${5:-0.003}
 target=1.012e18
+# The calibrated model: the scenario with the at-scale file (whose jitter each probe overrides).
+atscale=machine.variability_file=../models/calibrations/aurora-at-scale.textproto
 mkdir -p "$out"
 
 rmax_at() { # cv -> Rmax (flop/s) of aurora-hpl-sc24 with that jitter
   local dir=$out/cv-$1
   if [ ! -f "$dir/summary.json" ]; then
-    "$hplsim" run scenarios/aurora-hpl-sc24.textproto --set "machine.variability.kernel_jitter_cv=$1" \
+    "$hplsim" run scenarios/aurora-hpl-sc24.textproto --set "$atscale" \
+      --set "machine.variability.kernel_jitter_cv=$1" \
       --out "$dir" >"$dir.log" 2>&1 || { echo "FAILED at cv=$1 (see $dir.log)" >&2; exit 1; }
   fi
   python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['rmax_flops_per_s'])" "$dir/summary.json"
