@@ -358,6 +358,23 @@ void check_fit(const Checker& c, const ResolvedScenario& r, const Scenario& s) {
   }
 }
 
+/// Reads the file that machine.`field` names (relative to the scenario) into
+/// `out`, `tree` locating its fields; returns the path as opened. Errors name
+/// the field.
+std::string read_machine_file(const Checker& c, const LoadedScenario& loaded, const std::string& field,
+                              const std::string& relative, pb::Message& out,
+                              pb::TextFormat::ParseInfoTree& tree) {
+  const std::string name = "machine." + field;
+  if (relative.empty()) c.fail(name, name + " must not be empty");
+  const std::string file = (std::filesystem::path(loaded.base_dir) / relative).lexically_normal().string();
+  std::ifstream in(file, std::ios::binary);
+  if (!in) c.fail(name, name + ": cannot open \"" + file + "\": " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  parse_textproto(text.str(), file, out, tree);
+  return file;
+}
+
 /// machine.kernels or machine.kernels_file into loaded.kernels, validated.
 void load_kernels(const Checker& c, LoadedScenario& loaded) {
   const Machine& m = loaded.scenario.machine();
@@ -370,17 +387,9 @@ void load_kernels(const Checker& c, LoadedScenario& loaded) {
     return;
   }
   if (!m.has_kernels_file()) return;
-  if (m.kernels_file().empty()) c.fail("machine.kernels_file", "machine.kernels_file must not be empty");
-  const std::string file =
-      (std::filesystem::path(loaded.base_dir) / m.kernels_file()).lexically_normal().string();
-  std::ifstream in(file, std::ios::binary);
-  if (!in)
-    c.fail("machine.kernels_file",
-           "machine.kernels_file: cannot open \"" + file + "\": " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
   pb::TextFormat::ParseInfoTree tree;
-  parse_textproto(text.str(), file, loaded.kernels, tree);
+  const std::string file =
+      read_machine_file(c, loaded, "kernels_file", m.kernels_file(), loaded.kernels, tree);
   check_kernels(Checker(SourceMap{file, models::KernelCalibration::descriptor(), &tree}, nullptr),
                 loaded.kernels, "");
   loaded.kernels_path = file;
@@ -393,24 +402,15 @@ void load_variability(const Checker& c, LoadedScenario& loaded) {
   check_variability(c, m.variability(), loaded.base_dir);
   loaded.variability.Clear();
   if (m.has_variability_file()) {
-    if (m.variability_file().empty())
-      c.fail("machine.variability_file", "machine.variability_file must not be empty");
-    const std::string file =
-        (std::filesystem::path(loaded.base_dir) / m.variability_file()).lexically_normal().string();
-    std::ifstream in(file, std::ios::binary);
-    if (!in)
-      c.fail("machine.variability_file",
-             "machine.variability_file: cannot open \"" + file + "\": " + std::strerror(errno));
-    std::ostringstream text;
-    text << in.rdbuf();
     pb::TextFormat::ParseInfoTree tree;
-    parse_textproto(text.str(), file, loaded.variability, tree);
+    const std::string file =
+        read_machine_file(c, loaded, "variability_file", m.variability_file(), loaded.variability, tree);
+    const Checker in_file(SourceMap{file, models::VariabilityParams::descriptor(), &tree}, nullptr);
     if (loaded.variability.has_node_rates_file())
-      Checker(SourceMap{file, models::VariabilityParams::descriptor(), &tree}, nullptr)
-          .fail("node_rates_file", file + ": node_rates_file belongs in the scenario's machine.variability, "
+      in_file.fail("node_rates_file", file +
+                                          ": node_rates_file belongs in the scenario's machine.variability, "
                                           "not in a variability_file (it names one allocation's nodes)");
-    check_variability(Checker(SourceMap{file, models::VariabilityParams::descriptor(), &tree}, nullptr),
-                      loaded.variability, loaded.base_dir, "");
+    check_variability(in_file, loaded.variability, loaded.base_dir, "");
     loaded.variability_path = file;
   }
   loaded.variability.MergeFrom(m.variability());
@@ -428,17 +428,9 @@ void load_protocol(const Checker& c, LoadedScenario& loaded) {
     loaded.protocol = m.protocol();
     return;
   }
-  if (m.protocol_file().empty()) c.fail("machine.protocol_file", "machine.protocol_file must not be empty");
-  const std::string file =
-      (std::filesystem::path(loaded.base_dir) / m.protocol_file()).lexically_normal().string();
-  std::ifstream in(file, std::ios::binary);
-  if (!in)
-    c.fail("machine.protocol_file",
-           "machine.protocol_file: cannot open \"" + file + "\": " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
   pb::TextFormat::ParseInfoTree tree;
-  parse_textproto(text.str(), file, loaded.protocol, tree);
+  const std::string file =
+      read_machine_file(c, loaded, "protocol_file", m.protocol_file(), loaded.protocol, tree);
   check_protocol(Checker(SourceMap{file, models::ProtocolParams::descriptor(), &tree}, nullptr),
                  loaded.protocol, "");
   loaded.protocol_path = file;
