@@ -62,8 +62,9 @@ struct Replay::State {
   std::vector<std::int64_t> steps;
   std::unique_ptr<StepWindow> window;
   std::vector<StepRecord> records;
-  std::vector<RankMean> step_means; // parallel to records (StepRecord::mean_phase_s)
-  std::vector<int> ranks_done;      // parallel to records: active ranks done with the step
+  std::vector<RankMean> step_means;     // parallel to records (StepRecord::mean_phase_s)
+  std::vector<RankPhases> rank_phase_s; // per rank: its phase times summed over its closed steps
+  std::vector<int> ranks_done;          // parallel to records: active ranks done with the step
   std::unique_ptr<PivotExchanges> exchanges;
   std::unique_ptr<CollectiveSyncs> syncs;
   ReplayStats stats;
@@ -123,8 +124,11 @@ private:
         current, [this](std::size_t pos) { return pending_.busy(pos); },
         [this](std::size_t pos, const RankPhases& phase_s) {
           StepRecord& rec = st_.records[pos];
-          for (std::size_t p = 0; p < phase_s.size(); ++p)
+          RankPhases& total = st_.rank_phase_s[static_cast<std::size_t>(rank_)];
+          for (std::size_t p = 0; p < phase_s.size(); ++p) {
             rec.phase_s[p] = std::max(rec.phase_s[p], phase_s[p]);
+            total[p] += phase_s[p];
+          }
           add_to_mean(pos, phase_s);
         });
   }
@@ -438,6 +442,7 @@ Replay::Replay(const Platform& platform, const models::KernelModels& kernels,
         static_cast<int>(std::count(st.options.active_ranks->begin(), st.options.active_ranks->end(), true));
   st.records.resize(st.steps.size());
   st.step_means.resize(st.steps.size());
+  st.rank_phase_s.assign(static_cast<std::size_t>(ranks), RankPhases{});
   st.ranks_done.resize(st.steps.size());
   st.window = std::make_unique<StepWindow>(st.source, st.steps, ranks, st.active, st.records);
   st.exchanges = std::make_unique<PivotExchanges>(platform, protocol, st.options.active_ranks);
@@ -478,6 +483,9 @@ void Replay::run_to_end() {
 
 const std::vector<StepRecord>& Replay::records() const {
   return state_->records;
+}
+const std::vector<RankPhases>& Replay::rank_phase_totals_s() const {
+  return state_->rank_phase_s;
 }
 const ReplayStats& Replay::stats() const {
   return state_->stats;

@@ -13,6 +13,7 @@
 #include "models/kernel_model.hpp"
 #include "models/protocol_model.hpp"
 #include "sim/engine/platform.hpp"
+#include "sim/engine/rank_mean.hpp"
 #include "sim/result/run_result.hpp"
 #include "sim/workload/step_source.hpp"
 #include "traces/schedule.pb.h"
@@ -73,6 +74,9 @@ public:
   void run_to_end();
   /// Per-step records (index = position in the step list) once the simulation ended.
   const std::vector<StepRecord>& records() const;
+  /// Per rank (index = rank): its phase times summed over the steps it ran
+  /// (each step's union of the rank's op intervals by phase, as the records'), once the simulation ended.
+  const std::vector<RankPhases>& rank_phase_totals_s() const;
   const ReplayStats& stats() const;
   double makespan_s() const;
   /// Ranks whose program ran to the end (a deadlock or a failure leaves fewer).

@@ -8,7 +8,7 @@
 
 namespace hplsim::sim {
 
-void write_schedule_kernels(const OracleMachine& machine, const std::string& path) {
+std::vector<RankKernelTotals> schedule_kernel_totals(const OracleMachine& machine) {
   const auto source = make_schedule_source(machine.scenario);
   std::vector<RankKernelTotals> totals(static_cast<std::size_t>(machine.scenario.workload.ranks()));
   traces::StepSchedule step;
@@ -31,7 +31,7 @@ void write_schedule_kernels(const OracleMachine& machine, const std::string& pat
         t.seconds += s;
       }
   }
-  write_kernel_totals(totals, path);
+  return totals;
 }
 
 } // namespace hplsim::sim

@@ -5,14 +5,14 @@
 // compute()). Set beside the totals xhpl's hooks charged
 // (HPLSIM_ORACLE_REPORT), they show whether the two sides run the same
 // kernels, before any comparison of their times.
-#include <string>
+#include <vector>
 
+#include "sim/oracle/kernel_totals.hpp"
 #include "sim/oracle/oracle_machine.hpp"
 
 namespace hplsim::sim {
 
-/// Writes {"kernel_seconds": [{"rank": r, "<PHASE>": [ops, seconds], ...}, ...]},
-/// the layout of the hooks' report.
-void write_schedule_kernels(const OracleMachine& machine, const std::string& path);
+/// Kernel ops and seconds per rank (index) and traces::Phase.
+std::vector<RankKernelTotals> schedule_kernel_totals(const OracleMachine& machine);
 
 } // namespace hplsim::sim

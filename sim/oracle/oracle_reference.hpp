@@ -1,0 +1,31 @@
+#pragma once
+// hplsim's side of an oracle comparison: the reference-mode replay of the
+// oracle's scenario (the one `hplsim run --hpl-dat F --machine SCENARIO
+// --mode reference` runs), with what HPL's own timers can be set against: the
+// run's time and every rank's phase times (HPL_DETAILED_TIMING reports each
+// phase's maximum over the ranks).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/engine/rank_mean.hpp"
+#include "sim/oracle/oracle_machine.hpp"
+
+namespace hplsim::sim {
+
+struct OracleReference {
+  double time_s = 0.0;
+  bool completed = false;
+  std::vector<RankPhases> rank_phase_s; ///< index = rank
+  std::uint64_t activities = 0;
+};
+
+/// Runs the replay in this process's SimGrid engine (once per process).
+OracleReference run_oracle_reference(const ResolvedScenario& scenario);
+
+/// Writes the reference run and the schedule's kernel totals
+/// (sim/oracle/schedule_kernels.hpp) as one JSON file for scripts/oracle/compare.py.
+void write_oracle_reference(const OracleReference& reference, const OracleMachine& machine,
+                            const std::string& path);
+
+} // namespace hplsim::sim
