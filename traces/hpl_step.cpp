@@ -216,25 +216,35 @@ void HplStepEmitter::emit_cpu(ProgramBuilder& b, int row, int col) const {
   Pattern pattern;
   bcast_pattern_of(next_, row, col, pattern);
   const Communicator row_comm = Communicator::row(grid_, row);
-  // Ring broadcasts progress while the rest is updated (HPL_pdupdateTT probes
-  // between its stages and DGEMM chunks): a non-root member has its receive
-  // posted from the start and forwards once the panel is in and the update's
-  // DGEMM is running. The root sends at the first probe, before the swap; the
-  // blong variants complete there too.
-  const bool overlap = bcast_is_probed(c_.bcast) && !pattern.empty() &&
-                       pattern.front().kind == PeerMsg::Kind::Recv && rest > 0;
-  if (!overlap) {
+  // Ring broadcasts progress only when the rank probes for them (HPL_bcast in
+  // HPL_pdupdateTT: on entry, inside the row swap, between its DGEMM chunks):
+  // a non-root member receives and forwards the panel at the first probe that
+  // finds it posted (PolledUpdate). The root sends at its first probe, before
+  // the swap, blocking until its successor takes the panel; the blong variants
+  // complete there too.
+  const bool polled = bcast_is_probed(c_.bcast) && !pattern.empty() &&
+                      pattern.front().kind == PeerMsg::Kind::Recv && rest > 0;
+  if (!polled) {
     emit_pattern(b, row_comm, pattern, BCAST);
     update_cpu(b, cur_, row, col, rest, false);
     return;
   }
-  const std::uint32_t panel_tag =
-      b.recv_async(row_comm.rank_of(pattern.front().peer), pattern.front().recv_bytes, BCAST);
-  const std::uint32_t gemm_tag = update_cpu(b, cur_, row, col, rest, true);
-  b.wait(panel_tag);
+  PolledUpdate* u = b.polled_update();
+  const int prev = row_comm.rank_of(pattern.front().peer);
+  u->set_peer(prev);
+  ProgramBuilder arrival = b.nested(u->mutable_arrival());
+  arrival.recv(prev, pattern.front().recv_bytes, BCAST);
   pattern.erase(pattern.begin());
-  emit_pattern(b, row_comm, pattern, BCAST);
-  b.wait(gemm_tag);
+  emit_pattern(arrival, row_comm, pattern, BCAST);
+  b.adopt_tags(arrival);
+  ProgramBuilder swap = b.nested(u->mutable_swap());
+  swap_exchange(swap, cur_, row, col, rest);
+  swap_unpack(swap, cur_, rest);
+  b.adopt_tags(swap);
+  u->set_m(rows_below(cur_, row));
+  u->set_n(rest);
+  u->set_jb(cur_.jb);
+  u->set_chunk(c_.nb); // HPL_pdupdateTT: nn = min(nb, n - nq0)
 }
 
 void HplStepEmitter::emit_gpu_depth0(ProgramBuilder& b, int row, int col) const {

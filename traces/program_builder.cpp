@@ -28,6 +28,7 @@ void OpRecycler::harvest(StepSchedule& step) {
         case Op::kSync:
           syncs_.items.emplace_back(op.release_sync());
           break;
+        case Op::kPolledUpdate: // rare (one per CPU rank and step): not recycled
         case Op::KIND_NOT_SET:
           break;
         }

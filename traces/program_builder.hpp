@@ -3,6 +3,7 @@
 // out the asynchronous tags. One builder per (rank, step): tags start at 1 in
 // every step and every asynchronous op a generator starts in a step is waited
 // in the same step, so tags never cross a step boundary.
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <type_traits>
@@ -57,6 +58,18 @@ class ProgramBuilder {
 public:
   explicit ProgramBuilder(RankProgram* program, OpRecycler* recycler = nullptr)
       : program_(program), recycler_(recycler) {}
+
+  /// A builder for one of `op`'s nested programs (PolledUpdate's swap and
+  /// arrival): its async tags continue this builder's, so none repeats.
+  ProgramBuilder nested(RankProgram* program) {
+    ProgramBuilder b(program, nullptr);
+    b.next_tag_ = next_tag_;
+    return b;
+  }
+  /// Continues the tags after those a nested builder used.
+  void adopt_tags(const ProgramBuilder& nested) { next_tag_ = std::max(next_tag_, nested.next_tag_); }
+  /// A PolledUpdate op (its swap and arrival programs are filled by nested builders).
+  PolledUpdate* polled_update() { return program_->add_ops()->mutable_polled_update(); }
 
   int rank() const { return program_->rank(); }
   int size() const { return program_->ops_size(); }

@@ -1,6 +1,7 @@
 #include "traces/schedule_validator.hpp"
 
 #include <deque>
+#include <functional>
 #include <map>
 #include <tuple>
 #include <unordered_map>
@@ -205,9 +206,25 @@ ValidationReport validate_schedule(int ranks, const std::vector<const StepSchedu
         c.error("step " + std::to_string(k) + ": rank " + std::to_string(r) + " has two programs");
       seen[ru] = true;
       auto& tags = in_flight[ru];
-      for (int i = 0; i < prog.ops_size(); ++i) {
-        const Op& op = prog.ops(i);
+      // A PolledUpdate's nested ops are checked, and executed by the deadlock
+      // check, in place of it: its swap, then its arrival (the latest the
+      // replay can run them; earlier only unblocks the ring sooner).
+      std::function<void(const Op&, int)> visit = [&](const Op& op, int i) {
         ++report.ops;
+        if (op.has_polled_update()) {
+          const PolledUpdate& u = op.polled_update();
+          if (u.peer() < 0 || u.peer() >= ranks || u.peer() == r) c.error(where(k, r, i) + "bad polled peer");
+          if (u.m() < 0 || u.n() < 0 || u.jb() < 1 || u.chunk() < 1)
+            c.error(where(k, r, i) + "bad polled update shape");
+          if (u.arrival().ops_size() == 0 || !u.arrival().ops(0).has_recv() ||
+              u.arrival().ops(0).recv().peer() != u.peer())
+            c.error(where(k, r, i) + "polled update's arrival does not start with a receive from its peer");
+          for (const Op& x : u.swap().ops())
+            visit(x, i);
+          for (const Op& x : u.arrival().ops())
+            visit(x, i);
+          return;
+        }
         programs[ru].push_back(&op);
         bool async = false;
         std::uint32_t tag = 0;
@@ -282,13 +299,17 @@ ValidationReport validate_schedule(int ranks, const std::vector<const StepSchedu
             c.error(where(k, r, i) + "waits for tag " + std::to_string(op.wait().async_tag()) +
                     " not in flight");
           break;
+        case Op::kPolledUpdate: // handled above
+          break;
         case Op::KIND_NOT_SET:
           c.error(where(k, r, i) + "empty op");
           break;
         }
         if (async && !tags.emplace(tag, k).second)
           c.error(where(k, r, i) + "tag " + std::to_string(tag) + " already in flight");
-      }
+      };
+      for (int i = 0; i < prog.ops_size(); ++i)
+        visit(prog.ops(i), i);
     }
     if (options.tags_within_step)
       for (std::size_t r = 0; r < in_flight.size(); ++r)

@@ -12,10 +12,9 @@
  *   panel base case (HPL_pdpan*)   after each HPL_pdmxswp, one PFACT_COLUMN
  *                                  (m local rows below the column, n the base
  *                                  case's width, k the column); its BLAS free
- *   update (HPL_pdupdate*)         the dtrsm/dgemm chunks HPL cuts while it
- *                                  polls the broadcast each charge their share
- *                                  (columns / all columns) of one TRSM(jb, n)
- *                                  and one GEMM(mp, n, jb), as hplsim has them
+ *   update (HPL_pdupdate*)         each dtrsm and dgemm with its own shape
+ *                                  (HPL cuts NB-column chunks while it probes
+ *                                  the broadcast, as hplsim's PolledUpdate)
  *   row swaps                      LASWP per pack (dlaswp01T, 02N, 06T, 10N;
  *                                  00N per update chunk) and the unpack at the
  *                                  end of HPL_pdlaswp00T; dlaswp03T/04T/05T free
@@ -70,7 +69,7 @@ void __wrap_cblas_dgemm(const enum HPL_ORDER o, const enum HPL_TRANS ta, const e
   if (computing()) __real_cblas_dgemm(o, ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
   if (in_base || in_solve || K <= 0) return;
   if (in_update && !in_swap) {
-    if (upd_n > 0) charge(K_GEMM, P_GEMM, upd_mp, upd_n, upd_jb, (double)N / (double)upd_n);
+    charge(K_GEMM, P_GEMM, M, N, K, 1.0);
   } else if (in_fact) {
     charge(K_GEMM, P_PFACT, M, N, K, 1.0);
   }
@@ -87,7 +86,7 @@ void __wrap_cblas_dtrsm(const enum HPL_ORDER o, const enum HPL_SIDE side, const 
   /* hplsim's TRSM(m, n): m the triangle's order, n the right-hand sides. */
   const int order = side == HplLeft ? M : N, rhs = side == HplLeft ? N : M;
   if (in_update && !in_swap) {
-    if (upd_n > 0) charge(K_TRSM, P_TRSM, upd_jb, upd_n, 0, (double)rhs / (double)upd_n);
+    charge(K_TRSM, P_TRSM, order, rhs, 0, 1.0);
   } else if (in_fact) {
     charge(K_TRSM, P_PFACT, order, rhs, 0, 1.0);
   }

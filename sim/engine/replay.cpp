@@ -62,9 +62,10 @@ struct Replay::State {
   std::vector<std::int64_t> steps;
   std::unique_ptr<StepWindow> window;
   std::vector<StepRecord> records;
-  std::vector<RankMean> step_means;     // parallel to records (StepRecord::mean_phase_s)
-  std::vector<RankPhases> rank_phase_s; // per rank: its phase times summed over its closed steps
-  std::vector<int> ranks_done;          // parallel to records: active ranks done with the step
+  std::vector<RankMean> step_means;      // parallel to records (StepRecord::mean_phase_s)
+  std::vector<RankPhases> rank_phase_s;  // per rank: its phase times summed over its closed steps
+  std::vector<RankPhases> rank_kernel_s; // per rank: the seconds of its kernels, by phase
+  std::vector<int> ranks_done;           // parallel to records: active ranks done with the step
   std::unique_ptr<PivotExchanges> exchanges;
   std::unique_ptr<CollectiveSyncs> syncs;
   ReplayStats stats;
@@ -157,11 +158,60 @@ private:
       return exchange(op.exchange(), pos, t0);
     case traces::Op::kSync:
       return sync(op.sync(), pos, t0);
+    case traces::Op::kPolledUpdate:
+      return polled_update(op.polled_update(), pos);
     case traces::Op::KIND_NOT_SET:
       break;
     }
     throw std::runtime_error("schedule: rank " + std::to_string(rank_) + " has an empty op");
   }
+
+  // HPL_pdupdateTT with the next panel still to come (traces::PolledUpdate):
+  // probe on entry and after each swap op, then DTRSM + DGEMM chunks with a
+  // probe after each until the panel is in, then the columns left in one go.
+  void polled_update(const traces::PolledUpdate& u, std::size_t pos) {
+    bool arrived = false;
+    const auto probe = [&](bool wait) {
+      if (arrived || (!wait && !message_posted(u.peer()))) return;
+      for (const traces::Op& op : u.arrival().ops())
+        run_op(op, pos);
+      arrived = true;
+    };
+    probe(false);
+    for (const traces::Op& op : u.swap().ops()) {
+      run_op(op, pos);
+      probe(false);
+    }
+    std::int64_t done = 0;
+    while (!arrived && done < u.n()) {
+      const std::int64_t cols = std::min(u.chunk(), u.n() - done);
+      update_columns(u, cols, pos);
+      done += cols;
+      probe(false);
+    }
+    probe(true); // every column done first: HPL keeps probing until the panel is in
+    if (u.n() > done) update_columns(u, u.n() - done, pos);
+  }
+
+  void update_columns(const traces::PolledUpdate& u, std::int64_t cols, std::size_t pos) {
+    traces::Compute& c = chunk_op_;
+    c.set_kernel(traces::KERNEL_TRSM);
+    c.set_resource(traces::CPU);
+    c.set_m(u.jb());
+    c.set_n(cols);
+    c.set_k(0);
+    c.set_phase(traces::TRSM);
+    compute(c, pos, sg4::Engine::get_clock());
+    c.set_kernel(traces::KERNEL_GEMM);
+    c.set_m(u.m());
+    c.set_k(u.jb());
+    c.set_phase(traces::GEMM);
+    compute(c, pos, sg4::Engine::get_clock());
+  }
+
+  // Whether `peer`'s next message to this rank is posted (MPI_Iprobe). A
+  // folded-away peer is taken to be ready when this rank is (phantom_transfer).
+  bool message_posted(int peer) { return is_phantom(peer) || peers_.mailbox(peer, rank_)->listen(); }
 
   // Fast mode's collective pivot exchange (traces::Exchange, sim/engine/pivot_exchange.hpp).
   void exchange(const traces::Exchange& x, std::size_t pos, double t0) {
@@ -230,6 +280,8 @@ private:
     if (seconds <= 0.0) return;
     seconds *= models::kernel_jitter_factor(rng_, st_.options.kernel_jitter_cv);
     const int phase = phase_index(c.phase());
+    if (phase >= 0)
+      st_.rank_kernel_s[static_cast<std::size_t>(rank_)][static_cast<std::size_t>(phase)] += seconds;
     ++st_.stats.executions;
     const double amount = seconds * kWorkUnitsPerSecond;
     if (c.resource() == traces::GPU) {
@@ -422,6 +474,7 @@ private:
   std::map<std::tuple<int, int, int>, int> sync_seq_;              // by communicator
   std::vector<traces::PanelWork> work_;                            // panel_segments' scratch
   std::vector<double> segments_;
+  traces::Compute chunk_op_; // PolledUpdate's DTRSM and DGEMM chunks
 };
 
 } // namespace
@@ -443,6 +496,7 @@ Replay::Replay(const Platform& platform, const models::KernelModels& kernels,
   st.records.resize(st.steps.size());
   st.step_means.resize(st.steps.size());
   st.rank_phase_s.assign(static_cast<std::size_t>(ranks), RankPhases{});
+  st.rank_kernel_s.assign(static_cast<std::size_t>(ranks), RankPhases{});
   st.ranks_done.resize(st.steps.size());
   st.window = std::make_unique<StepWindow>(st.source, st.steps, ranks, st.active, st.records);
   st.exchanges = std::make_unique<PivotExchanges>(platform, protocol, st.options.active_ranks);
@@ -486,6 +540,9 @@ const std::vector<StepRecord>& Replay::records() const {
 }
 const std::vector<RankPhases>& Replay::rank_phase_totals_s() const {
   return state_->rank_phase_s;
+}
+const std::vector<RankPhases>& Replay::rank_kernel_totals_s() const {
+  return state_->rank_kernel_s;
 }
 const ReplayStats& Replay::stats() const {
   return state_->stats;

@@ -77,6 +77,8 @@ public:
   /// Per rank (index = rank): its phase times summed over the steps it ran
   /// (each step's union of the rank's op intervals by phase, as the records'), once the simulation ended.
   const std::vector<RankPhases>& rank_phase_totals_s() const;
+  /// Per rank: the seconds its kernels took (as priced, jitter included), by phase.
+  const std::vector<RankPhases>& rank_kernel_totals_s() const;
   const ReplayStats& stats() const;
   double makespan_s() const;
   /// Ranks whose program ran to the end (a deadlock or a failure leaves fewer).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -21,6 +22,34 @@ void check_kernel_coverage(const ResolvedScenario& sc, const ScheduleSource& sou
   const int last = w.ranks() - 1;
   for (int r : {0, std::min(1, last), std::min(w.q, last), last})
     only[static_cast<std::size_t>(r)] = true;
+  const auto check = [&](const traces::Compute& c) {
+    try {
+      kernels.seconds({c.kernel(), c.resource(), c.precision(), c.m(), c.n(), c.k()});
+    } catch (const std::out_of_range& e) {
+      throw ScenarioError(
+          sc.path + ": " + e.what() + ", which the workload needs (" +
+          (sc.machine.kernels_path.empty() ? std::string("machine.kernels") : sc.machine.kernels_path) + ")");
+    }
+  };
+  std::function<void(const traces::Op&)> check_op = [&](const traces::Op& op) {
+    if (op.has_compute()) return check(op.compute());
+    if (!op.has_polled_update()) return;
+    const traces::PolledUpdate& u = op.polled_update();
+    for (const auto& x : u.swap().ops())
+      check_op(x);
+    for (const auto& x : u.arrival().ops())
+      check_op(x);
+    traces::Compute c; // its DTRSM and DGEMM (sim/engine/replay.cpp, update_columns)
+    c.set_kernel(traces::KERNEL_TRSM);
+    c.set_resource(traces::CPU);
+    c.set_m(u.jb());
+    c.set_n(std::max<std::int64_t>(1, u.n()));
+    check(c);
+    c.set_kernel(traces::KERNEL_GEMM);
+    c.set_m(std::max<std::int64_t>(1, u.m()));
+    c.set_k(u.jb());
+    check(c);
+  };
   traces::StepSchedule step;
   for (std::int64_t k :
        {std::int64_t{0}, std::min<std::int64_t>(1, source.steps()), source.steps() - 1, source.steps()}) {
@@ -28,18 +57,8 @@ void check_kernel_coverage(const ResolvedScenario& sc, const ScheduleSource& sou
     step.Clear();
     source.step(k, step, &only);
     for (const auto& prog : step.ranks())
-      for (const auto& op : prog.ops()) {
-        if (!op.has_compute()) continue;
-        const auto& c = op.compute();
-        try {
-          kernels.seconds({c.kernel(), c.resource(), c.precision(), c.m(), c.n(), c.k()});
-        } catch (const std::out_of_range& e) {
-          throw ScenarioError(
-              sc.path + ": " + e.what() + ", which the workload needs (" +
-              (sc.machine.kernels_path.empty() ? std::string("machine.kernels") : sc.machine.kernels_path) +
-              ")");
-        }
-      }
+      for (const auto& op : prog.ops())
+        check_op(op);
   }
 }
 

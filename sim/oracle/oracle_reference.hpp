@@ -16,16 +16,16 @@ namespace hplsim::sim {
 struct OracleReference {
   double time_s = 0.0;
   bool completed = false;
-  std::vector<RankPhases> rank_phase_s; ///< index = rank
+  std::vector<RankPhases> rank_phase_s;  ///< index = rank
+  std::vector<RankPhases> rank_kernel_s; ///< the seconds of each rank's kernels, by phase
   std::uint64_t activities = 0;
 };
 
 /// Runs the replay in this process's SimGrid engine (once per process).
 OracleReference run_oracle_reference(const ResolvedScenario& scenario);
 
-/// Writes the reference run and the schedule's kernel totals
-/// (sim/oracle/schedule_kernels.hpp) as one JSON file for scripts/oracle/compare.py.
-void write_oracle_reference(const OracleReference& reference, const OracleMachine& machine,
-                            const std::string& path);
+/// Writes the reference run (time, per-rank phase times and kernel seconds) as
+/// one JSON file for scripts/oracle/compare.py.
+void write_oracle_reference(const OracleReference& reference, const std::string& path);
 
 } // namespace hplsim::sim

@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
   try {
     const hplsim::sim::OracleMachine& machine = hplsim::sim::oracle_machine();
     const hplsim::sim::OracleReference r = hplsim::sim::run_oracle_reference(machine.scenario);
-    hplsim::sim::write_oracle_reference(r, machine, argv[1]);
+    hplsim::sim::write_oracle_reference(r, argv[1]);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
