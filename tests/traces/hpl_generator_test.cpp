@@ -429,6 +429,46 @@ TEST(HplGenerator, DepthZeroStepHasPanelPivotsBroadcastAndUpdate) {
   EXPECT_EQ(st.at(GEMM).computes, 12);
 }
 
+TEST(HplGenerator, CpuLookAheadProbesForTheNextPanel) {
+  // CPU, depth 1, 1ring, P = 3, Q = 4, N = 200, NB = 16, step 1: column 2
+  // factors panel 2 and is the ring's root; the panel goes 2 -> 3 -> 0 -> 1
+  // along each process row. Columns 3, 0 and 1 receive it while they update
+  // the rest of panel 1's columns, and only when they probe
+  // (HPL_pdupdateTT): one PolledUpdate each, whose arrival is the receive
+  // from the predecessor, then the forward (none from column 1, the last).
+  HplConfig c = small_config();
+  c.depth = 1;
+  c.bcast = HplConfig::Bcast::OneRing;
+  const HplScheduleGenerator g(c);
+  const ProcessGrid& grid = g.grid();
+  StepSchedule s;
+  g.step(1, s);
+  int polled = 0;
+  for (const RankProgram& prog : s.ranks()) {
+    const int row = grid.row_of(prog.rank()), col = grid.col_of(prog.rank());
+    int here = 0;
+    for (const Op& op : prog.ops()) {
+      if (!op.has_polled_update()) continue;
+      ++here;
+      const PolledUpdate& u = op.polled_update();
+      EXPECT_EQ(u.peer(), grid.rank(row, (col + 3) % 4));
+      ASSERT_GE(u.arrival().ops_size(), 1);
+      EXPECT_EQ(u.arrival().ops(0).recv().peer(), u.peer());
+      EXPECT_EQ(u.arrival().ops_size(), col == 1 ? 1 : 2);
+      if (col != 1) {
+        EXPECT_EQ(u.arrival().ops(1).send().peer(), grid.rank(row, (col + 1) % 4));
+      }
+      EXPECT_EQ(u.chunk(), 16); // HPL_pdupdateTT's chunks are NB columns
+      EXPECT_EQ(u.jb(), 16);
+      EXPECT_GT(u.n(), 0);
+      EXPECT_GT(u.swap().ops_size(), 0); // P = 3: the row swap runs inside, between probes
+    }
+    EXPECT_EQ(here, col == 2 ? 0 : 1) << "rank " << prog.rank();
+    polled += here;
+  }
+  EXPECT_EQ(polled, 3 * 3); // the whole run's consistency: HplGeneratorVariants
+}
+
 TEST(HplGenerator, GpuStepStagesThePanelThroughTheHost) {
   // GPU depth 0, host staged: the panel owner copies mp x jb doubles to the host
   // before the factorization and (mp + jb) x jb back; the receivers copy the

@@ -266,6 +266,64 @@ TEST(Replay, CpuWorkOverlapsAnAsyncGpuKernel) {
   EXPECT_NEAR(r[0], 2e-3, 1e-9);
 }
 
+// HPL_pdupdateTT's probed broadcast (traces::PolledUpdate), CPU at 1e10 flop/s:
+// rank 1 updates n = 500 columns in chunks of 100 (each a TRSM 100^2 x 100 =
+// 1e6 flops and a GEMM 2 x 1000 x 100 x 100 = 2e7: 2.1 ms) and probes for rank
+// 0's 1 MB panel on entry and after each chunk; rank 0 sends it (blocking) at
+// `send_at_s` and then runs a 20 ms GEMM; rank 1 starts the update at `update_at_s`. The transfer takes 1e6 B
+// / 10 GB/s (the NIC) plus ~6 us of link and switch latency.
+double polled_makespan(double send_at_s, double update_at_s = 0.0) {
+  traces::Op polled;
+  traces::PolledUpdate* u = polled.mutable_polled_update();
+  u->set_peer(0);
+  *u->mutable_arrival()->add_ops() = op_recv(0, 1000000);
+  u->set_m(1000);
+  u->set_n(500);
+  u->set_jb(100);
+  u->set_chunk(100);
+  std::vector<traces::Op> root;
+  if (send_at_s > 0.0)
+    root.push_back(op_gemm(traces::CPU, 1000, 1000, static_cast<std::int64_t>(send_at_s * 5e3)));
+  root.push_back(op_send(1, 1000000));
+  root.push_back(op_gemm(traces::CPU, 1000, 1000, 100)); // 2e8 flops: 20 ms
+  std::vector<traces::Op> waiting;
+  if (update_at_s > 0.0)
+    waiting.push_back(op_gemm(traces::CPU, 1000, 1000, static_cast<std::int64_t>(update_at_s * 5e3)));
+  waiting.push_back(polled);
+  const std::vector<std::vector<traces::Op>> programs = {root, waiting};
+  return run_isolated([&]() {
+           auto engine = create_engine();
+           const topo::FatTreeTopology tree(tiny_tree());
+           Platform platform(tiny_spec(tree, 1, 0));
+           models::KernelCalibration calibration = ideal_gpu();
+           models::KernelParams trsm = calibration.kernels(1); // cpu.gemm.fp64's rate
+           trsm.set_name("cpu.trsm.fp64");
+           *calibration.add_kernels() = trsm;
+           const models::KernelModels kernels(calibration);
+           Replay replay(platform, kernels, nullptr, one_step_source(programs), one_step_options());
+           replay.start();
+           engine->run();
+           return std::vector<double>{replay.makespan_s(), static_cast<double>(replay.finished_ranks())};
+         })
+      .at(0);
+}
+
+TEST(Replay, ProbedPanelMovesAtTheFirstProbeAfterItIsPosted) {
+  const double transfer_s = 1e6 / kNicBw;
+  // Posted at 1 ms, found by the probe after the first chunk (2.1 ms): the
+  // root's blocking send ends then, and its 20 ms GEMM after it. Had the
+  // receive been posted from the start, the root would finish 1.1 ms earlier.
+  EXPECT_NEAR(polled_makespan(1e-3), 2.1e-3 + transfer_s + 20e-3, 1e-5);
+  // Posted before the update starts (at 1 ms): found by the probe on entry.
+  EXPECT_NEAR(polled_makespan(0.0, 1e-3), 1e-3 + transfer_s + 20e-3, 1e-5);
+}
+
+TEST(Replay, ProbedPanelAfterTheLastChunkIsWaitedFor) {
+  // Posted at 30 ms, after all five chunks (10.5 ms): rank 1 waits for it
+  // (HPL keeps probing), so the root's send ends at 30 ms + the transfer.
+  EXPECT_NEAR(polled_makespan(30e-3), 30e-3 + 1e6 / kNicBw + 20e-3, 1e-5);
+}
+
 TEST(Replay, TwoFlowsShareTheNic) {
   // Ranks 0 and 1 on node 0 (2 ranks per node) both send 1e6 B to ranks 2 and 3.
   // With a 1 x 4 grid all peers are row peers: phase-specific mapping hashes
