@@ -36,15 +36,15 @@ PHASES = ["pfact", "bcast", "swap", "trsm", "gemm", "solve"]
 
 
 def hpl_dat_grid(path):
-    """P and Q of the HPL.dat's first grid (lines 11 and 12)."""
+    """P, Q and DEPTH of the HPL.dat's first run (lines 11, 12 and 25)."""
     with open(path) as f:
         lines = f.read().splitlines()
     if len(lines) < 31:
         sys.exit(f"error: {path}: {len(lines)} lines, an HPL.dat has 31")
     try:
-        return int(lines[10].split()[0]), int(lines[11].split()[0])
+        return int(lines[10].split()[0]), int(lines[11].split()[0]), int(lines[24].split()[0])
     except (ValueError, IndexError):
-        sys.exit(f"error: {path}:11-12: Ps/Qs: not integers")
+        sys.exit(f"error: {path}:11-12,25: Ps/Qs/DEPTHs: not integers")
 
 
 def run(cmd, cwd, env, log):
@@ -84,6 +84,8 @@ def main():
     ap.add_argument("--no-compute", action="store_true",
                     help="skip the floating-point work (HPLSIM_ORACLE_COMPUTE=0): pivots from the untouched matrix")
     ap.add_argument("--tolerance", type=float, default=None, help="fail when |time difference| exceeds it")
+    ap.add_argument("--reuse-smpi", action="store_true",
+                    help="keep OUT_DIR/smpi's run (smpirun.log, kernels.json) and re-run only hplsim's side")
     a = ap.parse_args()
 
     for f in (a.machine, a.hpl_dat):
@@ -95,7 +97,7 @@ def main():
     for f, what in ((xhpl, "scripts/oracle/build-hpl.sh"), (lib, "cmake --build"), (ref_tool, "cmake --build")):
         if not os.path.isfile(f):
             sys.exit(f"error: {f} is missing (build it: {what})")
-    p, q = hpl_dat_grid(a.hpl_dat)
+    p, q, depth = hpl_dat_grid(a.hpl_dat)
     out = os.path.abspath(a.out)
     smpi_dir = os.path.join(out, "smpi")
     os.makedirs(smpi_dir, exist_ok=True)
@@ -103,7 +105,7 @@ def main():
     shutil.copyfile(a.hpl_dat, dat)
     shutil.copyfile(a.hpl_dat, os.path.join(smpi_dir, "hpccinf.txt"))  # hpcc's HPL 2.0 reads this name
     for stale in ("hpccoutf.txt",):  # hpcc's HPL appends to it
-        if os.path.exists(os.path.join(smpi_dir, stale)):
+        if not a.reuse_smpi and os.path.exists(os.path.join(smpi_dir, stale)):
             os.remove(os.path.join(smpi_dir, stale))
     # SMPI places rank i on the i-th hostfile line; hplsim's rank i runs on host r<i>.
     with open(os.path.join(smpi_dir, "hosts"), "w") as f:
@@ -120,7 +122,12 @@ def main():
     cmd = ["smpirun", "-np", str(p * q), "-platform", lib, "-hostfile", "hosts"]
     cmd += [f"--cfg={c}" for c in SMPI_CFG + [f"smpi/iprobe:{a.iprobe}"]]
     cmd += ["--log=root.thresh:warning", xhpl]
-    text = run(cmd, smpi_dir, env, os.path.join(smpi_dir, "smpirun.log"))
+    log = os.path.join(smpi_dir, "smpirun.log")
+    if a.reuse_smpi and os.path.isfile(log):
+        with open(log) as f:
+            text = f.read()
+    else:
+        text = run(cmd, smpi_dir, env, log)
     smpi = parse_oracle_lines(text)
     with open(ref_json) as f:
         ref = json.load(f)
@@ -141,10 +148,21 @@ def main():
     diff = ref["time_s"] / smpi["time_s"] - 1.0
     timers = smpi["timers_s"]
     mx = ref["max_rank_phase_s"]
+    # HPL's update timer covers HPL_pdupdate*: the swap, DTRSM, DGEMM and, with
+    # look-ahead (HPL_pdgesvK2: depth 1 and Q > 1), the broadcast work its
+    # probes do (the root's send, a receiver's receive and forward); the
+    # first panel's broadcast, outside any update, is a small part of that.
+    with_bcast = depth >= 1 and q > 1
+    update = max(r["swap_s"] + r["trsm_s"] + r["gemm_s"] + (r["bcast_s"] if with_bcast else 0.0)
+                 for r in ref["ranks"])
     phases = {
         # HPL timer: (its value, hplsim's counterpart, what the counterpart is)
         "rfact": (timers["rfact"], mx["pfact"], "pfact (factorization and its pivot exchanges)"),
-        "laswp": (timers["laswp"], mx["swap"], "swap (row swaps and U's broadcast)"),
+        "update": (timers["update"], update,
+                   "swap + trsm + gemm" + (" + bcast" if with_bcast else "") + ", largest rank sum"),
+        # HPL's laswp timer spans HPL_pdlaswp*, whose probes receive and forward the panel.
+        "laswp": (timers["laswp"], max(r["swap_s"] + r["bcast_in_swap_s"] for r in ref["ranks"]),
+                  "swap + the bcast its probes did, largest rank sum"),
         "uptrsv": (timers["uptrsv"], mx["solve"], "solve"),
     }
     result = {

@@ -65,6 +65,7 @@ struct Replay::State {
   std::vector<RankMean> step_means;      // parallel to records (StepRecord::mean_phase_s)
   std::vector<RankPhases> rank_phase_s;  // per rank: its phase times summed over its closed steps
   std::vector<RankPhases> rank_kernel_s; // per rank: the seconds of its kernels, by phase
+  std::vector<double> rank_swap_bcast_s; // per rank: broadcast work its probes did inside a row swap
   std::vector<int> ranks_done;           // parallel to records: active ranks done with the step
   std::unique_ptr<PivotExchanges> exchanges;
   std::unique_ptr<CollectiveSyncs> syncs;
@@ -170,18 +171,23 @@ private:
   // probe on entry and after each swap op, then DTRSM + DGEMM chunks with a
   // probe after each until the panel is in, then the columns left in one go.
   void polled_update(const traces::PolledUpdate& u, std::size_t pos) {
-    bool arrived = false;
+    bool arrived = false, in_swap = false;
     const auto probe = [&](bool wait) {
       if (arrived || (!wait && !message_posted(u.peer()))) return;
+      const double t0 = sg4::Engine::get_clock();
       for (const traces::Op& op : u.arrival().ops())
         run_op(op, pos);
       arrived = true;
+      // HPL times this inside its swap (HPL_TIMING_LASWP spans HPL_pdlaswp*).
+      if (in_swap) st_.rank_swap_bcast_s[static_cast<std::size_t>(rank_)] += sg4::Engine::get_clock() - t0;
     };
     probe(false);
+    in_swap = true;
     for (const traces::Op& op : u.swap().ops()) {
       run_op(op, pos);
       probe(false);
     }
+    in_swap = false;
     std::int64_t done = 0;
     while (!arrived && done < u.n()) {
       const std::int64_t cols = std::min(u.chunk(), u.n() - done);
@@ -497,6 +503,7 @@ Replay::Replay(const Platform& platform, const models::KernelModels& kernels,
   st.step_means.resize(st.steps.size());
   st.rank_phase_s.assign(static_cast<std::size_t>(ranks), RankPhases{});
   st.rank_kernel_s.assign(static_cast<std::size_t>(ranks), RankPhases{});
+  st.rank_swap_bcast_s.assign(static_cast<std::size_t>(ranks), 0.0);
   st.ranks_done.resize(st.steps.size());
   st.window = std::make_unique<StepWindow>(st.source, st.steps, ranks, st.active, st.records);
   st.exchanges = std::make_unique<PivotExchanges>(platform, protocol, st.options.active_ranks);
@@ -543,6 +550,9 @@ const std::vector<RankPhases>& Replay::rank_phase_totals_s() const {
 }
 const std::vector<RankPhases>& Replay::rank_kernel_totals_s() const {
   return state_->rank_kernel_s;
+}
+const std::vector<double>& Replay::rank_swap_bcast_s() const {
+  return state_->rank_swap_bcast_s;
 }
 const ReplayStats& Replay::stats() const {
   return state_->stats;

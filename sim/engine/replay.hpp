@@ -79,6 +79,9 @@ public:
   const std::vector<RankPhases>& rank_phase_totals_s() const;
   /// Per rank: the seconds its kernels took (as priced, jitter included), by phase.
   const std::vector<RankPhases>& rank_kernel_totals_s() const;
+  /// Per rank: the broadcast work (BCAST phase) its probes did while it was in
+  /// a PolledUpdate's row swap, which netlib HPL's laswp timer counts.
+  const std::vector<double>& rank_swap_bcast_s() const;
   const ReplayStats& stats() const;
   double makespan_s() const;
   /// Ranks whose program ran to the end (a deadlock or a failure leaves fewer).

@@ -25,6 +25,7 @@ OracleReference run_oracle_reference(const ResolvedScenario& sc) {
   r.completed = replay.finished_ranks() == replay.active_ranks();
   r.rank_phase_s = replay.rank_phase_totals_s();
   r.rank_kernel_s = replay.rank_kernel_totals_s();
+  r.rank_swap_bcast_s = replay.rank_swap_bcast_s();
   r.activities = replay.stats().activities();
   return r;
 }
@@ -52,6 +53,7 @@ void write_oracle_reference(const OracleReference& reference, const std::string&
     for (int p = 0; p < kPhaseCount; ++p)
       row[std::string(kPhaseNames[static_cast<std::size_t>(p)]) + "_kernel_s"] =
           reference.rank_kernel_s[r][p];
+    row["bcast_in_swap_s"] = reference.rank_swap_bcast_s[r];
     ranks.push_back(row);
   }
   j["ranks"] = ranks;

@@ -18,6 +18,7 @@ struct OracleReference {
   bool completed = false;
   std::vector<RankPhases> rank_phase_s;  ///< index = rank
   std::vector<RankPhases> rank_kernel_s; ///< the seconds of each rank's kernels, by phase
+  std::vector<double> rank_swap_bcast_s; ///< broadcast work done by probes inside a swap (Replay)
   std::uint64_t activities = 0;
 };
 
