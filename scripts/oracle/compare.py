@@ -65,9 +65,13 @@ def parse_oracle_lines(text):
     if not m or not t:
         sys.exit("error: xhpl printed no HPLSIM_ORACLE lines (is it the oracle's build of hpcc's HPL 2.0?)")
     timers = {k: float(v) for k, v in (kv.split("=") for kv in t.group(1).split())}
+    names = ["pdgesv", "rfact", "pfact", "mxswp", "update", "laswp", "uptrsv"]
+    ranks = {}
+    for line in re.finditer(r"^HPLSIM_ORACLE_RANK (\d+) (.*)$", text, re.M):
+        ranks[int(line.group(1))] = dict(zip(names, map(float, line.group(2).split())))
     return {"n": int(m.group(1)), "nb": int(m.group(2)), "p": int(m.group(3)), "q": int(m.group(4)),
             "time_s": float(m.group(5)), "gflops": float(m.group(6)), "residual_failed": int(m.group(7)),
-            "timers_s": timers}
+            "timers_s": timers, "rank_timers_s": ranks}
 
 
 def main():
@@ -175,6 +179,19 @@ def main():
         "phases": {k: {"hpl_s": v[0], "hplsim_s": v[1], "hplsim_phase": v[2],
                        "difference": (v[1] / v[0] - 1.0) if v[0] > 0 else None} for k, v in phases.items()},
     }
+    # Per rank (when xhpl printed its ranks' timers): HPL's own time and update
+    # timer beside hplsim's, the ranks that differ most first.
+    per_rank = []
+    for rank in ref["ranks"]:
+        h = smpi["rank_timers_s"].get(rank["rank"])
+        if h is None:
+            continue
+        upd = rank["swap_s"] + rank["trsm_s"] + rank["gemm_s"] + (rank["bcast_s"] if with_bcast else 0.0)
+        per_rank.append({"rank": rank["rank"], "hpl_update_s": h["update"], "hplsim_update_s": upd,
+                         "hpl_laswp_s": h["laswp"], "hplsim_laswp_s": rank["swap_s"] + rank["bcast_in_swap_s"],
+                         "hpl_rfact_s": h["rfact"], "hplsim_pfact_s": rank["pfact_s"]})
+    per_rank.sort(key=lambda x: -abs(x["hplsim_update_s"] - x["hpl_update_s"]))
+    result["ranks"] = per_rank
     with open(os.path.join(out, "comparison.json"), "w") as f:
         json.dump(result, f, indent=1)
         f.write("\n")

@@ -15,9 +15,12 @@
  *     laswp=... uptrsv=...
  *     (HPL's wall-clock timers of the last run, maximum over all ranks, as
  *     HPL_pdtest prints them; the phases need -DHPL_DETAILED_TIMING)
+ *   HPLSIM_ORACLE_RANK r pdgesv rfact pfact mxswp update laswp uptrsv
+ *     (each rank's own timers, one line a rank)
  * so use one (N, NB, P, Q, ...) combination per input file.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <mpi.h>
 #include "hpl.h"
@@ -71,6 +74,30 @@ int main(int argc, char **argv)
            phase[0], phase[1], phase[2], phase[3], phase[4], phase[5]);
     fflush(stdout);
   }
+#ifdef HPL_DETAILED_TIMING
+  {
+    /* Every rank's own timers (the wall time of HPL_pdgesv, then rfact ..
+     * uptrsv), gathered on rank 0 and printed one line a rank, for the
+     * comparison's per-rank view (scripts/oracle/compare.py). */
+    enum { K = 1 + HPL_TIMING_N };
+    double mine[K], *all = NULL;
+    int size = 1, r, i;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    mine[0] = HPL_ptimer_inquire(HPL_WALL_PTIME, 0);
+    for (i = 0; i < HPL_TIMING_N; ++i) mine[1 + i] = HPL_ptimer_inquire(HPL_WALL_PTIME, HPL_TIMING_BEG + i);
+    if (rank == 0) all = (double *)malloc(sizeof(double) * K * (size_t)size);
+    MPI_Gather(mine, K, MPI_DOUBLE, all, K, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+      for (r = 0; r < size; ++r) {
+        printf("HPLSIM_ORACLE_RANK %d", r);
+        for (i = 0; i < K; ++i) printf(" %.9f", all[K * r + i]);
+        printf("\n");
+      }
+      fflush(stdout);
+      free(all);
+    }
+  }
+#endif
   MPI_Finalize();
   /* A failed residual check is reported above, not as an error: the oracle's
    * xhpl may skip the arithmetic (HPLSIM_ORACLE_COMPUTE=0). */
