@@ -162,6 +162,9 @@ def main():
     phases = {
         # HPL timer: (its value, hplsim's counterpart, what the counterpart is)
         "rfact": (timers["rfact"], mx["pfact"], "pfact (factorization and its pivot exchanges)"),
+        # HPL_pdmxswp's time: the factorization's phase less its kernels (a CPU rank runs them in turn).
+        "mxswp": (timers["mxswp"], max(r["pfact_s"] - r["pfact_kernel_s"] for r in ref["ranks"]),
+                  "pfact less its kernels, largest rank"),
         "update": (timers["update"], update,
                    "swap + trsm + gemm" + (" + bcast" if with_bcast else "") + ", largest rank sum"),
         # HPL's laswp timer spans HPL_pdlaswp*, whose probes receive and forward the panel.
