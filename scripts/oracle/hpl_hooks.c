@@ -46,6 +46,15 @@ static int base_n, base_icoff;
 static int64_t upd_n, upd_mp, upd_jb;
 static int swap_n, swap_jb;
 static int compute = -1;
+/* When this rank's last update with each panel ended, from HPL_pdgesv's start
+ * (simulated seconds; for the per-step view of scripts/oracle/hpl_main.c). */
+enum { MAX_STEPS = 65536 };
+static double gesv_start_s, step_end_s[MAX_STEPS];
+static int steps_seen;
+int hplsim_hooks_steps(const double **ends) {
+  *ends = step_end_s;
+  return steps_seen;
+}
 
 static int computing(void) {
   if (compute < 0) {
@@ -132,6 +141,8 @@ void __wrap_cblas_daxpy(const int N, const double alpha, const double *X, const 
 /* ---- HPL's phases ---------------------------------------------------------- */
 void __real_HPL_pdgesv(HPL_T_grid *, HPL_T_palg *, HPL_T_pmat *);
 void __wrap_HPL_pdgesv(HPL_T_grid *GRID, HPL_T_palg *ALGO, HPL_T_pmat *A) {
+  gesv_start_s = MPI_Wtime();
+  steps_seen = 0;
   in_gesv = 1;
   __real_HPL_pdgesv(GRID, ALGO, A);
   in_gesv = 0;
@@ -193,6 +204,11 @@ void __wrap_HPL_pdmxswp(HPL_T_panel *PANEL, const int M, const int II, const int
     in_update = 1;                                                                                        \
     __real_##name(PBCST, IFLAG, PANEL, NN);                                                               \
     in_update = 0;                                                                                        \
+    const int step = PANEL->ia / PANEL->nb;                                                               \
+    if (in_gesv && step >= 0 && step < MAX_STEPS) {                                                       \
+      step_end_s[step] = MPI_Wtime() - gesv_start_s;                                                      \
+      if (step + 1 > steps_seen) steps_seen = step + 1;                                                   \
+    }                                                                                                     \
   }
 UPDATE(HPL_pdupdateNN)
 UPDATE(HPL_pdupdateNT)

@@ -17,6 +17,9 @@
  *     HPL_pdtest prints them; the phases need -DHPL_DETAILED_TIMING)
  *   HPLSIM_ORACLE_RANK r pdgesv rfact pfact mxswp update laswp uptrsv
  *     (each rank's own timers, one line a rank)
+ *   HPLSIM_ORACLE_STEP k t
+ *     (with the oracle's hooks: when rank 0's last update with panel k ended,
+ *     seconds from the start of HPL_pdgesv)
  * so use one (N, NB, P, Q, ...) combination per input file.
  */
 #include <stdio.h>
@@ -26,6 +29,8 @@
 #include "hpl.h"
 
 int HPL_main(int argc, char **argv, HPL_RuntimeData *rdata, int *failure);
+/* scripts/oracle/hpl_hooks.c, when linked in (the oracle's build). */
+extern int hplsim_hooks_steps(const double **ends) __attribute__((weak));
 
 /* Same signature as the declaration in hpcc's testing/ptest/HPL_pdinfo.c. */
 int HPCC_Defaults(HPL_T_test *TEST, int *NS, int *N, int *NBS, int *NB,
@@ -98,6 +103,14 @@ int main(int argc, char **argv)
     }
   }
 #endif
+  if (rank == 0 && hplsim_hooks_steps != NULL) {
+    /* Rank 0's per-step view: when its last update with panel k ended. */
+    const double *ends = NULL;
+    const int steps = hplsim_hooks_steps(&ends);
+    int k;
+    for (k = 0; k < steps; ++k) printf("HPLSIM_ORACLE_STEP %d %.9f\n", k, ends[k]);
+    fflush(stdout);
+  }
   MPI_Finalize();
   /* A failed residual check is reported above, not as an error: the oracle's
    * xhpl may skip the arithmetic (HPLSIM_ORACLE_COMPUTE=0). */
