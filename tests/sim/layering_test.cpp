@@ -63,7 +63,8 @@ TEST_F(PlantedTree, ALowerLibraryIncludingSimIsCaught) {
 TEST_F(PlantedTree, SimGridOutsideTheEngineIsCaught) {
   plant("sim/scenario/s.cpp", "// a comment\n#include <simgrid/s4u.hpp>\n");
   EXPECT_NE(
-      violations().find("sim/scenario/s.cpp:2: includes SimGrid (simgrid/s4u.hpp); only sim/engine and sim/oracle may"),
+      violations().find(
+          "sim/scenario/s.cpp:2: includes SimGrid (simgrid/s4u.hpp); only sim/engine and sim/oracle may"),
       std::string::npos)
       << violations();
 }
