@@ -43,7 +43,7 @@ enum { P_PFACT = 0, P_SWAP = 2, P_TRSM = 3, P_GEMM = 4, P_SOLVE = 5 };
 
 static int in_gesv, in_fact, in_base, in_update, in_swap, in_solve;
 static int base_n, base_icoff;
-static int64_t upd_n, upd_mp, upd_jb;
+static int64_t upd_n, upd_jb; /* the update call's columns and panel width (P = 1 swaps) */
 static int swap_n, swap_jb;
 static int compute = -1;
 /* When this rank's last update with each panel ended, from HPL_pdgesv's start
@@ -197,10 +197,8 @@ void __wrap_HPL_pdmxswp(HPL_T_panel *PANEL, const int M, const int II, const int
   void __wrap_##name(HPL_T_panel *PBCST, int *IFLAG, HPL_T_panel *PANEL, const int NN) {                  \
     int n = PANEL->nq;                                                                                    \
     if (NN >= 0 && NN < n) n = NN;                                                                        \
-    const int curr = PANEL->grid->myrow == PANEL->prow;                                                   \
     upd_n = n;                                                                                            \
     upd_jb = PANEL->jb;                                                                                   \
-    upd_mp = PANEL->mp - (PANEL->grid->nprow == 1 || curr ? PANEL->jb : 0);                               \
     in_update = 1;                                                                                        \
     __real_##name(PBCST, IFLAG, PANEL, NN);                                                               \
     in_update = 0;                                                                                        \

@@ -279,10 +279,7 @@ private:
 
   void compute(const traces::Compute& c, std::size_t pos, double t0) {
     const models::KernelShape shape{c.kernel(), c.resource(), c.precision(), c.m(), c.n(), c.k()};
-    const models::CpuThreading& threading = c.phase() == traces::PFACT   ? st_.options.panel_threading
-                                            : c.phase() == traces::SOLVE ? st_.options.solve_threading
-                                                                         : st_.options.other_threading;
-    double seconds = st_.kernels.seconds(shape, threading);
+    double seconds = st_.kernels.seconds(shape, st_.options.threading_for(c.phase()));
     if (seconds <= 0.0) return;
     seconds *= models::kernel_jitter_factor(rng_, st_.options.kernel_jitter_cv);
     const int phase = phase_index(c.phase());

@@ -36,6 +36,12 @@ struct ReplayOptions {
   models::CpuThreading panel_threading;
   models::CpuThreading other_threading;
   models::CpuThreading solve_threading;
+  /// The threading of a CPU kernel of `phase` (one of the three above).
+  const models::CpuThreading& threading_for(traces::Phase phase) const {
+    return phase == traces::PFACT   ? panel_threading
+           : phase == traces::SOLVE ? solve_threading
+                                    : other_threading;
+  }
   std::uint64_t seed = 1;
   /// GPU-aware MPI's device path (machine.placement): messages whose buffers
   /// are in GPU memory (Send/Recv.device) cost their sender this software time

@@ -47,10 +47,7 @@ double price(int kernel, int phase, std::int64_t m, std::int64_t n, std::int64_t
                                 std::to_string(phase) + " are not traces::Kernel/Phase values");
   const OracleMachine& mach = oracle_machine();
   const models::KernelShape shape{static_cast<traces::Kernel>(kernel), traces::CPU, traces::FP64, m, n, k};
-  const models::CpuThreading& threading = phase == traces::PFACT   ? mach.options.panel_threading
-                                          : phase == traces::SOLVE ? mach.options.solve_threading
-                                                                   : mach.options.other_threading;
-  return mach.kernels->seconds(shape, threading);
+  return mach.kernels->seconds(shape, mach.options.threading_for(static_cast<traces::Phase>(phase)));
 }
 
 [[noreturn]] void fail(const std::exception& e) {
