@@ -22,16 +22,7 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 # they are left out here (the normal suite runs them). SANITIZE_EXCLUDE= runs all.
 #   HplGenerator.GeneratesA30x34StepQuickly: one step < 50 ms thread CPU time;
 #     38-61 ms under ASan+UBSan on the 2-core machine (flaky, not a finding).
-#   Flap.AFlapOutlastingTheRetriesAbortsTheRunInFastModeToo: since session 20's
-#     replay changes (PolledUpdate; the larger rank actor frame), the abort it
-#     tests (an exception unwinding a SimGrid actor's stack) makes ASan report a
-#     stack-use-after-scope inside its own __asan_handle_no_return
-#     (PlatformUnpoisonStacks -> sigaltstack), right after ASan's warning that it
-#     "doesn't fully support makecontext/swapcontext ... false positives may
-#     follow": stale shadow on the actor's stack, the class of report this file
-#     works around with ucontext. Not yet proven a false positive; the normal
-#     suite runs the test, and the reproduction is in the session 20 note.
-EXCLUDE=${SANITIZE_EXCLUDE-'^(HplGenerator\.GeneratesA30x34StepQuickly|Flap\.AFlapOutlastingTheRetriesAbortsTheRunInFastModeToo)$'}
+EXCLUDE=${SANITIZE_EXCLUDE-'^HplGenerator\.GeneratesA30x34StepQuickly$'}
 
 start=$(date +%s)
 status=0

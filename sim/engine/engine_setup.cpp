@@ -1,5 +1,7 @@
 #include "sim/engine/engine_setup.hpp"
 
+#include "sim/engine/asan_fibers.hpp"
+
 #include <iterator>
 #include <unordered_set>
 #include <vector>
@@ -37,12 +39,13 @@ std::unique_ptr<sg4::Engine> create_engine() {
   char arg0[] = "hplsim";
 #if defined(__SANITIZE_ADDRESS__) || HPLSIM_CLANG_ASAN
   // AddressSanitizer cannot follow SimGrid's raw context switches (Debian's
-  // SimGrid has no ASan fiber annotations): an exception thrown on an actor's
-  // stack (e.g. the kill at a deadlock) leaves stale stack poisoning and false
-  // reports follow. With ucontext, ASan's swapcontext interceptor clears the
-  // shadow of the stack switched to. (Thread contexts would hang: fast mode
+  // SimGrid has no ASan fiber annotations). With ucontext, every switch is a
+  // swapcontext call, which sim/engine/asan_fibers.cpp annotates for ASan, so
+  // an exception on an actor's stack (an abort, the kill at a deadlock) is
+  // cleaned up after as on any stack. (Thread contexts would hang: fast mode
   // forks window processes from inside a simulation.) The factory is chosen
-  // when the engine starts, so on its command line (scripts/sanitize.sh).
+  // when the engine starts, so on its command line.
+  annotate_actor_stacks_for_asan();
   char factory[] = "--cfg=contexts/factory:ucontext";
   char* argv[] = {arg0, factory, nullptr};
 #else

@@ -1,11 +1,33 @@
 #include "sim/engine/faults_runtime.hpp"
 
 #include <algorithm>
+#include <mutex>
 #include <sstream>
+
+#include <simgrid/Exception.hpp>
 
 namespace hplsim::sim {
 
 namespace sg4 = simgrid::s4u;
+
+namespace {
+
+// Waits on `cv`. An actor killed in the wait (a run's abort kills every rank;
+// the simulation's end kills the daemons) leaves it without the mutex, so the
+// lock lets go of it without unlocking: an unlock is a simcall, and a dying
+// actor that makes one in the middle of its unwinding is never resumed; its
+// stack is then freed with every object on it alive (LeakSanitizer found the
+// ranks' state leaked by an abort that caught three ranks in await_delivery).
+void wait_or_die(sg4::ConditionVariable& cv, std::unique_lock<sg4::Mutex>& lock) {
+  try {
+    cv.wait(lock);
+  } catch (const simgrid::ForcefulKillException&) {
+    lock.release();
+    throw;
+  }
+}
+
+} // namespace
 
 FaultsRuntime::FaultsRuntime(const Platform& platform, const FaultTimeline& timeline)
     : platform_(platform), timeline_(timeline), step_cv_(sg4::ConditionVariable::create()),
@@ -28,7 +50,7 @@ double FaultsRuntime::await_delivery(int from, int to, std::int64_t seq) {
   const MessageKey key{from, to, seq};
   auto it = landed_.find(key);
   while (it == landed_.end()) {
-    landed_cv_->wait(lock);
+    wait_or_die(*landed_cv_, lock);
     it = landed_.find(key);
   }
   const double at_s = it->second;
@@ -45,7 +67,7 @@ void FaultsRuntime::start() {
       if (flap.after_step >= 0) {
         std::unique_lock<sg4::Mutex> lock(*mutex_);
         while (step_done_s_.count(flap.after_step) == 0)
-          step_cv_->wait(lock);
+          wait_or_die(*step_cv_, lock);
         origin_s = step_done_s_.at(flap.after_step);
       }
       sg4::this_actor::sleep_until(origin_s + flap.start_s);

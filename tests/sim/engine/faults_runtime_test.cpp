@@ -6,6 +6,8 @@
 // its kernel at the degraded rate from the degradation's time on.
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "models/kernel_model.hpp"
 #include "sim/engine/engine_setup.hpp"
 #include "sim/engine/faults_runtime.hpp"
@@ -230,6 +232,51 @@ TEST(FaultsRuntime, AGpuDegradedDuringAKernelSlowsItsRemainingWork) {
   EXPECT_NEAR(degraded_gemm_s(0.5, 1e-3), 3e-3, 1e-9);
   // A degradation after the kernel's end changes nothing.
   EXPECT_NEAR(degraded_gemm_s(0.5, 1.0), 2e-3, 1e-9);
+}
+
+// A rank waiting for a retried message when a node fails is killed with the
+// others; it must unwind like them, destroying what its frames hold. Before the
+// fix its unwinding stopped at the wait's unlock (a simcall a dying actor may
+// not make) and its stack was freed with its objects alive: LeakSanitizer
+// reported the ranks' state leaked by the flap-abort CLI test.
+TEST(FaultsRuntime, ARankKilledWhileAwaitingARedeliveryUnwinds) {
+  const auto v = run_isolated([&]() {
+    auto engine = create_engine();
+    const topo::FatTreeTopology tree(two_spines());
+    PlatformSpec spec;
+    spec.topology = &tree;
+    spec.node_map = {0, 1};
+    spec.ranks_per_node = 1;
+    spec.sockets = 1;
+    spec.nics_per_socket = 1;
+    spec.shm_bandwidth_bytes_per_s = 20e9;
+    spec.rank_row = [](int) { return 0; };
+    spec.rank_col = [](int r) { return r; };
+    const Platform platform(spec);
+    FaultTimeline timeline;
+    NodeFailureEvent failure;
+    failure.node = 0;
+    failure.time_s = 1.0;
+    failure.cause = "listed";
+    timeline.node_failures.push_back(failure);
+    timeline.retry_waits_s = kCassiniRetryWaits_s;
+    FaultsRuntime faults(platform, timeline);
+    auto destroyed = std::make_shared<int>(0);
+    struct Sentinel {
+      std::shared_ptr<int> count;
+      ~Sentinel() { ++*count; }
+    };
+    simgrid::s4u::Actor::create("waiter", platform.cpu(1), [&faults, destroyed]() {
+      const Sentinel held{destroyed};
+      faults.await_delivery(0, 1, 0); // never delivered: the failure at 1 s kills it
+    });
+    faults.start();
+    engine->run();
+    return std::vector<double>{double(*destroyed),
+                               faults.log().abort_reason ? faults.log().abort_time_s : -1.0};
+  });
+  EXPECT_EQ(v.at(0), 1.0);          // the waiter's frame was unwound
+  EXPECT_NEAR(v.at(1), 1.0, 1e-12); // the run aborted at the failure
 }
 
 } // namespace
