@@ -42,6 +42,21 @@ topo::FatTreeParams two_spines() {
   return p;
 }
 
+// Ranks 0 and 1 on the tree's two nodes, one rank and one NIC each.
+PlatformSpec one_rank_per_node(const topo::FatTreeTopology& tree, topo::Routing routing) {
+  PlatformSpec spec;
+  spec.topology = &tree;
+  spec.routing = routing;
+  spec.node_map = {0, 1};
+  spec.ranks_per_node = 1;
+  spec.sockets = 1;
+  spec.nics_per_socket = 1;
+  spec.shm_bandwidth_bytes_per_s = 20e9;
+  spec.rank_row = [](int) { return 0; };
+  spec.rank_col = [](int r) { return r; };
+  return spec;
+}
+
 struct Outcome {
   double makespan_s = 0.0, abort_s = -1.0;
   int retries = 0;
@@ -54,17 +69,7 @@ Outcome send_under_faults(FaultTimeline timeline, topo::Routing routing, bool fl
   const auto v = run_isolated([&]() {
     auto engine = create_engine();
     const topo::FatTreeTopology tree(two_spines());
-    PlatformSpec spec;
-    spec.topology = &tree;
-    spec.routing = routing;
-    spec.node_map = {0, 1};
-    spec.ranks_per_node = 1;
-    spec.sockets = 1;
-    spec.nics_per_socket = 1;
-    spec.shm_bandwidth_bytes_per_s = 20e9;
-    spec.rank_row = [](int) { return 0; };
-    spec.rank_col = [](int r) { return r; };
-    const Platform platform(spec);
+    const Platform platform(one_rank_per_node(tree, routing));
     if (flap_on_path) {
       // The leaf0 -> spine link the idle route takes (the second link of its names).
       // Link names are "<kind><topology link id>..." (sim/engine/machine_zone.cpp).
@@ -178,17 +183,9 @@ double degraded_gemm_s(double factor, double from_s) {
   return run_isolated([&]() {
            auto engine = create_engine();
            const topo::FatTreeTopology tree(two_spines());
-           PlatformSpec spec;
-           spec.topology = &tree;
-           spec.node_map = {0, 1};
-           spec.ranks_per_node = 1;
+           PlatformSpec spec = one_rank_per_node(tree, topo::Routing::Minimal);
            spec.gpus_per_rank = 1;
-           spec.sockets = 1;
-           spec.nics_per_socket = 1;
            spec.pcie_bandwidth_bytes_per_s = 50e9;
-           spec.shm_bandwidth_bytes_per_s = 20e9;
-           spec.rank_row = [](int) { return 0; };
-           spec.rank_col = [](int r) { return r; };
            FaultTimeline t;
            t.degradations.push_back({0, /*node=*/0, /*gpu=*/0, factor, from_s});
            spec.degradations = t.degradations;
@@ -243,16 +240,7 @@ TEST(FaultsRuntime, ARankKilledWhileAwaitingARedeliveryUnwinds) {
   const auto v = run_isolated([&]() {
     auto engine = create_engine();
     const topo::FatTreeTopology tree(two_spines());
-    PlatformSpec spec;
-    spec.topology = &tree;
-    spec.node_map = {0, 1};
-    spec.ranks_per_node = 1;
-    spec.sockets = 1;
-    spec.nics_per_socket = 1;
-    spec.shm_bandwidth_bytes_per_s = 20e9;
-    spec.rank_row = [](int) { return 0; };
-    spec.rank_col = [](int r) { return r; };
-    const Platform platform(spec);
+    const Platform platform(one_rank_per_node(tree, topo::Routing::Minimal));
     FaultTimeline timeline;
     NodeFailureEvent failure;
     failure.node = 0;
