@@ -40,7 +40,10 @@ TrialRow outcome(const RunResult& base, std::vector<StepRecord> records, const F
 // own (one SimGrid engine per process), `jobs` at a time.
 // Their draws cover 2 T + 1 h, T the analytic mode's run time (a closed form,
 // computed in this process in milliseconds to seconds): as fast mode's trials
-// do with their fault-free run, rather than 7 days of events per trial.
+// do with their fault-free run, rather than 7 days of events per trial. For
+// HPL-MxP, which the analytic mode does not model, T is HPL's closed form of
+// the same N, NB and grid: its factorization at FP64 rates, a bound well above
+// the run (a horizon past the run's end only costs draws).
 std::vector<TrialRow> reference_trials(const ResolvedScenario& sc, const TrialsOptions& o) {
   const std::vector<std::int64_t> indices = o.indices();
   RunResult analytic = initial_result(sc, "analytic");

@@ -478,6 +478,14 @@ void validate_scenario(LoadedScenario& loaded, const pb::TextFormat::ParseInfoTr
       fast.has("swap_roll_group") && g > 1 && g % 2 != 0)
     fast.fail("swap_roll_group",
               fast.path("swap_roll_group") + " must be 1 or even, got " + std::to_string(g));
+  // The analytic mode is HPL's closed form (sim/run/analytic.cpp): it would
+  // price HPL-MxP's low-precision factorization at FP64 rates and leave out its
+  // refinement, an answer off by a factor, so it refuses rather than guesses.
+  if (s.options().mode() == Options::ANALYTIC && s.workload().benchmark() == Workload::HPL_MXP)
+    c.fail("options.mode",
+           "options.mode: the analytic mode has HPL's closed form only, not HPL-MxP's; use reference, fast "
+           "or auto",
+           {"workload.benchmark"});
   const ResolvedScenario resolved = resolve(loaded);
   if (fast.has("panel_collective") && s.options().fast().panel_collective() &&
       resolved.machine.node.gpus_per_node() == 0)

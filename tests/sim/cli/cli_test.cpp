@@ -266,6 +266,20 @@ TEST(CliErrors, UnknownSetPathNamesTheOverrideAndField) {
   EXPECT_NE(r.err.find("has no field nbb"), std::string::npos) << r.err;
 }
 
+// The analytic mode is HPL's closed form; on an HPL-MxP scenario it refuses,
+// naming the flag that asked for it (it used to print HPL's FP64 answer,
+// 554 PF/s for Aurora's 11.6 EF/s MxP run).
+TEST(CliErrors, AnalyticModeRefusesHplMxp) {
+  TempDir dir;
+  const CliResult r = run_hplsim({"run", source_path("scenarios/aurora-mxp-sc24.textproto"), "--mode",
+                                  "analytic", "--out", (dir / "out").string()},
+                                 dir);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("--mode=analytic"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("closed form only, not HPL-MxP's"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "out" / "summary.json"));
+}
+
 TEST(CliErrors, MissingScenarioFileExitsWithInputError) {
   TempDir dir;
   const std::string missing = (dir / "missing.textproto").string();
