@@ -48,9 +48,8 @@ static int swap_n, swap_jb;
 static int compute = -1;
 /* When this rank's last update with each panel ended, from HPL_pdgesv's start
  * (simulated seconds; for the per-step view of scripts/oracle/hpl_main.c). */
-enum { MAX_STEPS = 65536 };
-static double gesv_start_s, step_end_s[MAX_STEPS];
-static int steps_seen;
+static double gesv_start_s, *step_end_s; /* one entry a panel: N / NB + 1 */
+static int max_steps, steps_seen;
 int hplsim_hooks_steps(const double **ends) {
   *ends = step_end_s;
   return steps_seen;
@@ -143,6 +142,9 @@ void __real_HPL_pdgesv(HPL_T_grid *, HPL_T_palg *, HPL_T_pmat *);
 void __wrap_HPL_pdgesv(HPL_T_grid *GRID, HPL_T_palg *ALGO, HPL_T_pmat *A) {
   gesv_start_s = MPI_Wtime();
   steps_seen = 0;
+  double *ends = realloc(step_end_s, (size_t)(A->n / A->nb + 1) * sizeof *ends);
+  if (ends != NULL) step_end_s = ends;
+  max_steps = ends != NULL ? A->n / A->nb + 1 : 0; /* without room, no step marks */
   in_gesv = 1;
   __real_HPL_pdgesv(GRID, ALGO, A);
   in_gesv = 0;
@@ -203,7 +205,7 @@ void __wrap_HPL_pdmxswp(HPL_T_panel *PANEL, const int M, const int II, const int
     __real_##name(PBCST, IFLAG, PANEL, NN);                                                               \
     in_update = 0;                                                                                        \
     const int step = PANEL->ia / PANEL->nb;                                                               \
-    if (in_gesv && step >= 0 && step < MAX_STEPS) {                                                       \
+    if (in_gesv && step >= 0 && step < max_steps) {                                                       \
       step_end_s[step] = MPI_Wtime() - gesv_start_s;                                                      \
       if (step + 1 > steps_seen) steps_seen = step + 1;                                                   \
     }                                                                                                     \

@@ -1,16 +1,6 @@
 #include "sim/engine/asan_fibers.hpp"
 
-// gcc defines __SANITIZE_ADDRESS__ under -fsanitize=address; clang 14 only answers __has_feature.
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HPLSIM_ASAN_FIBERS 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define HPLSIM_ASAN_FIBERS 1
-#endif
-
-#if defined(HPLSIM_ASAN_FIBERS)
+#if HPLSIM_ASAN
 #include <cstddef>
 #include <cstdint>
 #include <pthread.h>

@@ -17,6 +17,19 @@
 // This file interposes swapcontext (the call SimGrid's ucontext factory makes
 // for every switch, engine_setup.cpp) and annotates it.
 
+// 1 in AddressSanitizer builds (gcc defines __SANITIZE_ADDRESS__ under
+// -fsanitize=address; clang 14 only answers __has_feature), else 0.
+#if defined(__SANITIZE_ADDRESS__)
+#define HPLSIM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HPLSIM_ASAN 1
+#endif
+#endif
+#ifndef HPLSIM_ASAN
+#define HPLSIM_ASAN 0
+#endif
+
 namespace hplsim::sim {
 
 /// Links the annotated swapcontext into the program and records the main

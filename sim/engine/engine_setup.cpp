@@ -9,16 +9,6 @@
 
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
 
-// gcc defines __SANITIZE_ADDRESS__ under -fsanitize=address; clang 14 only answers __has_feature.
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HPLSIM_CLANG_ASAN 1
-#endif
-#endif
-#ifndef HPLSIM_CLANG_ASAN
-#define HPLSIM_CLANG_ASAN 0
-#endif
-
 namespace hplsim::sim {
 
 namespace sg4 = simgrid::s4u;
@@ -37,7 +27,7 @@ void allow_flow_rate_caps(double device_message_rate_bytes_per_s) {
 std::unique_ptr<sg4::Engine> create_engine() {
   xbt_log_control_set("root.thresh:critical");
   char arg0[] = "hplsim";
-#if defined(__SANITIZE_ADDRESS__) || HPLSIM_CLANG_ASAN
+#if HPLSIM_ASAN
   // AddressSanitizer cannot follow SimGrid's raw context switches (Debian's
   // SimGrid has no ASan fiber annotations). With ucontext, every switch is a
   // swapcontext call, which sim/engine/asan_fibers.cpp annotates for ASan, so

@@ -12,18 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "sim/engine/asan_fibers.hpp"
 #include "sim/engine/engine_setup.hpp"
 #include "tests/sim/engine/isolated.hpp"
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HPLSIM_TEST_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define HPLSIM_TEST_ASAN 1
-#endif
-#if defined(HPLSIM_TEST_ASAN)
+#if HPLSIM_ASAN
 #include <sanitizer/asan_interface.h>
 #endif
 
@@ -32,7 +25,7 @@ namespace {
 
 namespace sg4 = simgrid::s4u;
 
-#if defined(HPLSIM_TEST_ASAN)
+#if HPLSIM_ASAN
 struct Thrown {};
 
 // One frame per level, each with a buffer ASan guards with redzones and marks
@@ -60,7 +53,7 @@ struct Thrown {};
 #endif
 
 TEST(AsanFibers, AnExceptionUnwindingAnActorsFramesLeavesItsStackClean) {
-#if !defined(HPLSIM_TEST_ASAN)
+#if !HPLSIM_ASAN
   GTEST_SKIP() << "checks AddressSanitizer's view of actor stacks; scripts/sanitize.sh runs it";
 #else
   const std::vector<double> v = run_isolated([]() {
