@@ -39,6 +39,15 @@ double kernel_jitter_factor(std::mt19937_64& rng, double cv) {
   return std::exp(std::sqrt(s2) * z - 0.5 * s2);
 }
 
+double keyed_lognormal_mean1(std::uint64_t key, double cv) {
+  if (cv <= 0.0) return 1.0;
+  const double s2 = std::log1p(cv * cv);
+  const double u1 = (static_cast<double>(splitmix64(key) >> 11) + 0.5) * 0x1.0p-53;
+  const double u2 = (static_cast<double>(splitmix64(key + 1) >> 11) + 0.5) * 0x1.0p-53;
+  const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+  return std::exp(std::sqrt(s2) * z - 0.5 * s2);
+}
+
 std::uint64_t uniform_index(std::mt19937_64& rng, std::uint64_t n) {
   if (n == 0) throw std::invalid_argument("uniform_index: n must be >= 1");
   const std::uint64_t limit = UINT64_MAX - UINT64_MAX % n; // draws >= limit would bias low values

@@ -31,6 +31,12 @@ double lognormal_mean1(std::mt19937_64& rng, double cv);
 /// uniform_open0's, so the jitter keeps the draws it has always had.)
 double kernel_jitter_factor(std::mt19937_64& rng, double cv);
 
+/// A lognormal factor with mean 1 and coefficient of variation `cv` that is a
+/// function of `key` alone (counter-based: no generator state), by the same
+/// Box-Muller transform as kernel_jitter_factor on two uniforms made from
+/// splitmix64(key) and splitmix64(key + 1). 1 when cv <= 0.
+double keyed_lognormal_mean1(std::uint64_t key, double cv);
+
 /// Uniform integer in [0, n), n >= 1, unbiased (rejection of the top partial range).
 std::uint64_t uniform_index(std::mt19937_64& rng, std::uint64_t n);
 

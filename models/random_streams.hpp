@@ -9,6 +9,7 @@
 //   stream seed = splitmix64(run_seed ^ purpose id)              (variability)
 //   window seed = run_seed + first_step * 0x9e3779b97f4a7c15    (a fast-mode window's replay)
 //   jitter seed = splitmix64(replay_seed * 0x100000001b3 + rank) (a rank's kernel jitter)
+//   node-step key = item(item(splitmix64(replay_seed ^ "nstp"), node), step)  (a node's GPU factor in a step)
 //   run_seed    = seed for run 0, splitmix64(seed ^ run * 0xd1b54a32d192ed03) for run > 0
 //   item seed   = splitmix64(stream seed + index * 0x9e3779b97f4a7c15)  (one node, domain or link)
 //
@@ -64,6 +65,13 @@ public:
   /// The kernel-jitter stream of `rank` in a replay seeded `replay_seed`.
   static std::uint64_t jitter_seed(std::uint64_t replay_seed, int rank) {
     return splitmix64(replay_seed * 0x100000001b3ULL + static_cast<std::uint64_t>(rank));
+  }
+  /// The key of `node`'s GPU factor in panel step `step` of a replay seeded
+  /// `replay_seed` (keyed_lognormal_mean1): a function of the three only, so
+  /// every rank of the node finds the same factor whatever it drew before.
+  static std::uint64_t node_step_key(std::uint64_t replay_seed, int node, std::int64_t step) {
+    const std::uint64_t stream = splitmix64(replay_seed ^ 0x6e737470ULL); // "nstp"
+    return item_seed(item_seed(stream, static_cast<std::uint64_t>(node)), static_cast<std::uint64_t>(step));
   }
 
 private:

@@ -68,6 +68,7 @@ Variability::Variability(const VariabilityParams& params, int nodes, int gpus_pe
   require_cv("node_rate_cv", params.node_rate_cv());
   require_cv("gpu_rate_cv", params.gpu_rate_cv());
   require_cv("kernel_jitter_cv", params.kernel_jitter_cv());
+  require_cv("node_gpu_step_cv", params.node_gpu_step_cv());
   const double fraction = params.degraded_fraction();
   if (!(fraction >= 0.0 && fraction <= 1.0))
     throw std::invalid_argument("variability.degraded_fraction must be in [0, 1], got " +

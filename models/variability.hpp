@@ -6,6 +6,8 @@
 //                (or the n-th factor of node_rates_file, exclusive with the two above)
 //   GPU factor   g_{n,d} = f_n * L(gpu_rate_cv)
 //   kernel time  t * J, J = L(kernel_jitter_cv) drawn per kernel call
+//   GPU kernel   t * S_{n,k}, S = L(node_gpu_step_cv) per node n and panel step k,
+//                shared by the node's GPUs (keyed draw; the replay applies it)
 // L(cv) is lognormal with mean 1 and coefficient of variation cv
 // (random_draws.hpp); factors multiply rates (1 = nominal, < 1 slower). The
 // degraded nodes are exactly round(degraded_fraction * nodes) of them, the

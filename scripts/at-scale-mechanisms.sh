@@ -6,8 +6,8 @@
 #   jitter  temporal kernel noise, Cornebize et al.     machine.variability.kernel_jitter_cv
 #   gpu     the production GPU setting, ALCF 2026-01-12 machine.kernels_file
 # "none" switches all three off (the shipped scenarios have spread on). No set
-# uses the fitted jitter of models/calibrations/aurora-at-scale.textproto: these
-# are sourced-only runs.
+# uses the fitted parameter of models/calibrations/aurora-at-scale.textproto:
+# these are sourced-only runs.
 # Prints a markdown table (Rmax per scenario and mechanism set) and writes each
 # run's outputs under OUT (default /tmp/hplsim-at-scale). ~15-25 min on 2 cores.
 #   scripts/at-scale-mechanisms.sh [HPLSIM] [OUT] [JOBS]

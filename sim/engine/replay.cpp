@@ -277,11 +277,24 @@ private:
     return segments_;
   }
 
+  // The node's GPU factor in the step at `pos` (ReplayOptions::node_gpu_step_cv).
+  double node_gpu_step_factor(std::size_t pos) {
+    if (st_.options.node_gpu_step_cv <= 0.0) return 1.0;
+    if (pos != node_factor_pos_) {
+      node_factor_pos_ = pos;
+      node_factor_ = models::keyed_lognormal_mean1(
+          models::RandomStreams::node_step_key(st_.options.seed, st_.platform.node_of(rank_), st_.steps[pos]),
+          st_.options.node_gpu_step_cv);
+    }
+    return node_factor_;
+  }
+
   void compute(const traces::Compute& c, std::size_t pos, double t0) {
     const models::KernelShape shape{c.kernel(), c.resource(), c.precision(), c.m(), c.n(), c.k()};
     double seconds = st_.kernels.seconds(shape, st_.options.threading_for(c.phase()));
     if (seconds <= 0.0) return;
     seconds *= models::kernel_jitter_factor(rng_, st_.options.kernel_jitter_cv);
+    if (c.resource() == traces::GPU) seconds *= node_gpu_step_factor(pos);
     const int phase = phase_index(c.phase());
     if (phase >= 0)
       st_.rank_kernel_s[static_cast<std::size_t>(rank_)][static_cast<std::size_t>(phase)] += seconds;
@@ -464,6 +477,8 @@ private:
   Replay::State& st_;
   int rank_;
   std::mt19937_64 rng_;
+  std::size_t node_factor_pos_ = std::numeric_limits<std::size_t>::max(); // step of node_factor_
+  double node_factor_ = 1.0;
   PhaseAccounts accounts_;
   PendingOps pending_{rank_, accounts_, st_.options.faults};
   RankPeers peers_{st_.platform, rank_};

@@ -28,6 +28,9 @@ struct ReplayOptions {
   bool copy_overlap = true; // D2H/H2D may run while the GPU computes
   int copy_engines = 2;     // concurrent copies per GPU
   double kernel_jitter_cv = 0.0;
+  /// A node's GPU kernels in a panel step take S times as long, S lognormal
+  /// (mean 1, this cv) keyed by (seed, node, step): shared by the node's GPUs.
+  double node_gpu_step_cv = 0.0;
   /// How a rank's CPU kernels use its threads (docs/architecture.md): the
   /// panel factorization (phase PFACT) on workload.panel_threads; the other
   /// CPU kernels (phases SWAP, TRSM, GEMM, BCAST) and the final solve / refinement

@@ -71,6 +71,7 @@ ReplayOptions replay_options(const ResolvedScenario& sc) {
   ro.copy_overlap = node.copy_overlap;
   ro.copy_engines = node.copy_engines;
   ro.kernel_jitter_cv = sc.machine.variability.kernel_jitter_cv();
+  ro.node_gpu_step_cv = sc.machine.variability.node_gpu_step_cv();
   // The rank's share of its socket's memory bandwidth (ranks spread evenly over sockets).
   const int ranks_per_socket = std::max(1, sc.workload.ranks_per_node / std::max(1, node.sockets));
   ro.panel_threading = {sc.workload.panel_threads, node.panel_serial_fraction,

@@ -235,6 +235,7 @@ void check_variability(const Checker& c, const models::VariabilityParams& var, c
   v.non_negative("node_rate_cv");
   v.non_negative("gpu_rate_cv");
   v.non_negative("kernel_jitter_cv");
+  v.non_negative("node_gpu_step_cv");
   v.in_range("degraded_fraction", 0.0, true, 1.0, true);
   if (var.degraded_fraction() > 0.0)
     v.required("degraded_rate_factor", "with degraded_fraction > 0 (degraded_fraction = " +

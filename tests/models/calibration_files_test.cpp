@@ -59,16 +59,17 @@ TEST(CalibrationFiles, EveryShippedFileLoadsAndValidates) {
     EXPECT_TRUE(seen.count(f)) << f << " missing";
 }
 
-TEST(AuroraCalibration, AtScaleFileHoldsOnlyTheFittedJitterMarkedAsFitted) {
+TEST(AuroraCalibration, AtScaleFileHoldsOnlyTheFittedNodeFactorMarkedAsFitted) {
   // Issue 20 allows one fitted parameter: aurora-at-scale.textproto sets the
-  // kernel jitter and nothing else, and says what it was fitted to and by what.
+  // per-node, per-step GPU factor and nothing else, and says what it was
+  // fitted to and by what.
   hm::VariabilityParams v;
   hm::read_text_message(source_path("models/calibrations/aurora-at-scale.textproto"), v);
-  EXPECT_GT(v.kernel_jitter_cv(), 0.0);
-  hm::VariabilityParams only_jitter;
-  only_jitter.set_kernel_jitter_cv(v.kernel_jitter_cv());
-  only_jitter.set_source(v.source());
-  EXPECT_EQ(v.SerializeAsString(), only_jitter.SerializeAsString());
+  EXPECT_GT(v.node_gpu_step_cv(), 0.0);
+  hm::VariabilityParams only_factor;
+  only_factor.set_node_gpu_step_cv(v.node_gpu_step_cv());
+  only_factor.set_source(v.source());
+  EXPECT_EQ(v.SerializeAsString(), only_factor.SerializeAsString());
   EXPECT_NE(v.source().find("FITTED to the SC24 HPL Rmax 1.012 EF/s"), std::string::npos);
   EXPECT_NE(v.source().find("scripts/fit-at-scale.sh"), std::string::npos);
 }

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "models/random_draws.hpp"
+#include "models/random_streams.hpp"
 #include "models/variability.hpp"
 #include "test_files.hpp"
 
@@ -234,4 +235,31 @@ TEST(RandomDraws, UniformIndexStaysInRange) {
     ++counts[hm::uniform_index(rng, 7)];
   for (int c : counts)
     EXPECT_NEAR(c, 1000, 150); // binomial sd ~ 29: 5 sigma
+}
+
+TEST(RandomDraws, KeyedLognormalHasMeanOneAndTheRequestedCv) {
+  // 20,000 keys of one node's steps: the moments of L(0.1), as JitterHasMeanOne.
+  std::vector<double> draws;
+  for (int step = 0; step < 20000; ++step)
+    draws.push_back(hm::keyed_lognormal_mean1(hm::RandomStreams::node_step_key(9, 3, step), 0.1));
+  const Moments m = moments(draws);
+  EXPECT_NEAR(m.mean, 1.0, 3e-3); // standard error 7e-4: ~4 sigma
+  EXPECT_NEAR(m.cv, 0.1, 5e-3);
+  for (double d : draws)
+    EXPECT_GT(d, 0.0);
+}
+
+TEST(RandomDraws, KeyedLognormalIsAFunctionOfTheKeyAlone) {
+  const std::uint64_t key = hm::RandomStreams::node_step_key(9, 3, 17);
+  EXPECT_EQ(hm::keyed_lognormal_mean1(key, 0.2), hm::keyed_lognormal_mean1(key, 0.2)); // bit-identical
+  EXPECT_NE(key, hm::RandomStreams::node_step_key(9, 4, 17));                          // another node
+  EXPECT_NE(key, hm::RandomStreams::node_step_key(9, 3, 18));                          // another step
+  EXPECT_NE(key, hm::RandomStreams::node_step_key(10, 3, 17));                         // another seed
+  EXPECT_EQ(hm::keyed_lognormal_mean1(key, 0.0), 1.0);
+}
+
+TEST(Variability, RejectsNegativeNodeGpuStepCv) {
+  hm::VariabilityParams p = params(0.0, 0.0);
+  p.set_node_gpu_step_cv(-0.1);
+  EXPECT_THROW(hm::Variability(p, 1, 0, 1, ""), std::invalid_argument);
 }

@@ -6,6 +6,8 @@
 #include <functional>
 
 #include "models/kernel_model.hpp"
+#include "models/random_draws.hpp"
+#include "models/random_streams.hpp"
 #include "sim/engine/platform.hpp"
 #include "sim/engine/replay.hpp"
 #include "sim/run/simulate.hpp"
@@ -256,6 +258,51 @@ TEST(Replay, RankMeanPhaseTimesStandForTheFoldedRanks) {
       run_programs(2, 0, programs, nullptr, [&](ReplayOptions& o) { o.active_ranks = &first_node; });
   EXPECT_NEAR(folded[kMean + pf], unit_s / 4.0, 1e-12);
   EXPECT_NEAR(folded[kMean + gm], 0.75 * unit_s, 1e-12);
+}
+
+TEST(Replay, NodeGpuStepFactorIsSharedByTheNodesRanks) {
+  // Four ranks, two per node, each a 2 ms GPU GEMM and a CPU PFACT kernel. With
+  // node_gpu_step_cv, a rank's GPU time is 2 ms x the keyed factor of (seed,
+  // its node, step 0): equal on one node, different across nodes; CPU kernels
+  // keep their time.
+  auto pfact = [](traces::Op op) {
+    op.mutable_compute()->set_phase(traces::PFACT);
+    return op;
+  };
+  const std::vector<traces::Op> program = {op_gemm(traces::GPU, 1000, 1000, 1000),
+                                           pfact(op_gemm(traces::CPU, 100, 100, 500))};
+  const std::vector<std::vector<traces::Op>> programs(4, program);
+  constexpr std::uint64_t kSeed = 7;
+  constexpr double kCv = 0.3;
+  const auto kernel_s = run_isolated([&]() {
+    auto engine = create_engine();
+    ReplayOptions options = one_step_options();
+    options.seed = kSeed;
+    options.node_gpu_step_cv = kCv;
+    const topo::FatTreeTopology tree(tiny_tree());
+    Platform platform(tiny_spec(tree, 2, 1));
+    const models::KernelModels kernels(ideal_gpu());
+    Replay replay(platform, kernels, nullptr, one_step_source(programs), options);
+    replay.start();
+    engine->run();
+    std::vector<double> out;
+    for (const RankPhases& r : replay.rank_kernel_totals_s()) {
+      out.push_back(r[static_cast<std::size_t>(PhaseId::Gemm)]);
+      out.push_back(r[static_cast<std::size_t>(PhaseId::Pfact)]);
+    }
+    return out;
+  });
+  ASSERT_EQ(kernel_s.size(), 8U);
+  for (int rank = 0; rank < 4; ++rank) {
+    const double factor =
+        models::keyed_lognormal_mean1(models::RandomStreams::node_step_key(kSeed, rank / 2, 0), kCv);
+    EXPECT_NEAR(kernel_s[2 * rank], 2e-3 * factor, 1e-15) << "rank " << rank;
+    // 2 x 100 x 100 x 500 flops at the ideal CPU's 1e10 flop/s: 1 ms, no factor.
+    EXPECT_NEAR(kernel_s[2 * rank + 1], 1e-3, 1e-15) << "rank " << rank;
+  }
+  EXPECT_EQ(kernel_s[0], kernel_s[2]);
+  EXPECT_EQ(kernel_s[4], kernel_s[6]);
+  EXPECT_NE(kernel_s[0], kernel_s[4]);
 }
 
 TEST(Replay, CpuWorkOverlapsAnAsyncGpuKernel) {

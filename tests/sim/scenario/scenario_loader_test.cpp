@@ -330,6 +330,13 @@ TEST_F(ScenarioLoaderFiles, VariabilityFileErrorsNameThatFile) {
   } catch (const ScenarioError& e) {
     EXPECT_EQ(std::string(e.what()).rfind(var + ":2:1: kernel_jitter_cv must be", 0), 0u) << e.what();
   }
+  write("var.textproto", "gpu_rate_cv: 0.01\nnode_gpu_step_cv: -0.1\n");
+  try {
+    load_scenario(scenario);
+    FAIL() << "expected a ScenarioError";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(var + ":2:1: node_gpu_step_cv must be", 0), 0u) << e.what();
+  }
   write("var.textproto", "node_rates_file: \"rates.txt\"\n");
   try {
     load_scenario(scenario);
