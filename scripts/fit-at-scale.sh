@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Fits the one fitted parameter of the Aurora model (issue 20, docs/at-scale.md
-# "The fitted parameter"): machine.variability.kernel_jitter_cv, the per-call
-# temporal jitter of kernel times, bisected until scenarios/aurora-hpl-sc24
-# gives the published SC24 HPL Rmax (1.012 EF/s, Aurora paper arXiv
+# "The fitted parameter"): machine.variability.FIELD, by default
+# node_gpu_step_cv (a per-node, per-step factor on GPU kernel times; session
+# 19 fitted kernel_jitter_cv, the per-call jitter), bisected until
+# scenarios/aurora-hpl-sc24 gives the published SC24 HPL Rmax (1.012 EF/s, Aurora paper arXiv
 # 2604.09517) within TOL. Only that figure is used. Prints the value to write
 # into models/calibrations/aurora-at-scale.textproto (FIELD) and
 # the runs it made. Each run is the SC24 scenario in fast mode (~1-2 min on one
@@ -19,7 +20,7 @@ hi=${4:-0.3}
 tol=${5:-0.003}
 field=${6:-node_gpu_step_cv}
 target=1.012e18
-# The calibrated model: the scenario with the at-scale file (whose jitter each probe overrides).
+# The calibrated model: the scenario with the at-scale file (whose fields each probe overrides).
 atscale=machine.variability_file=../models/calibrations/aurora-at-scale.textproto
 mkdir -p "$out"
 

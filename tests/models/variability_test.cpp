@@ -249,6 +249,18 @@ TEST(RandomDraws, KeyedLognormalHasMeanOneAndTheRequestedCv) {
     EXPECT_GT(d, 0.0);
 }
 
+TEST(RandomDraws, KeyedLognormalHasTheLognormalCvAtCvOne) {
+  // At cv 1, sigma^2 = ln 2: a draw with sigma = cv (instead of sqrt(ln(1 + cv^2)))
+  // would give a cv of sqrt(e - 1) = 1.31. 200,000 keys; the sample cv of a
+  // lognormal this wide converges slowly, hence the 5% tolerance.
+  std::vector<double> draws;
+  for (int step = 0; step < 200000; ++step)
+    draws.push_back(hm::keyed_lognormal_mean1(hm::RandomStreams::node_step_key(11, 0, step), 1.0));
+  const Moments m = moments(draws);
+  EXPECT_NEAR(m.mean, 1.0, 0.015); // standard error 1 / sqrt(2e5) = 2.2e-3: ~7 sigma
+  EXPECT_NEAR(m.cv, 1.0, 0.05);
+}
+
 TEST(RandomDraws, KeyedLognormalIsAFunctionOfTheKeyAlone) {
   const std::uint64_t key = hm::RandomStreams::node_step_key(9, 3, 17);
   EXPECT_EQ(hm::keyed_lognormal_mean1(key, 0.2), hm::keyed_lognormal_mean1(key, 0.2)); // bit-identical

@@ -213,6 +213,22 @@ TEST(CliRun, SeedChangesTheResultOnlyWhenItChanges) {
             read_summary(dir / "s2").at("time_s").get<double>());
 }
 
+TEST(CliRun, NodeGpuStepFactorReachesTheReplay) {
+  // machine.variability.node_gpu_step_cv (0.3, an arbitrary test value) slows
+  // the GPU kernels of each node and step by a mean-1 factor: a step waits for
+  // its slowest node, so the run takes longer than without it; the same seed
+  // gives the same bytes.
+  TempDir dir;
+  std::vector<std::string> factor = kHalfN;
+  factor.insert(factor.end(), {"--set", "machine.variability.node_gpu_step_cv=0.3"});
+  ASSERT_EQ(run_hplsim(run_args(dir / "off", kHalfN), dir).exit_code, 0);
+  ASSERT_EQ(run_hplsim(run_args(dir / "on", factor), dir).exit_code, 0);
+  ASSERT_EQ(run_hplsim(run_args(dir / "again", factor), dir).exit_code, 0);
+  EXPECT_GT(read_summary(dir / "on").at("time_s").get<double>(),
+            read_summary(dir / "off").at("time_s").get<double>());
+  EXPECT_EQ(read_text(dir / "on" / "steps.csv"), read_text(dir / "again" / "steps.csv"));
+}
+
 // ------------------------------------------------------------------ bad inputs: exit 1, where and what
 
 TEST(CliErrors, MisspelledFieldNamesFileLineAndField) {

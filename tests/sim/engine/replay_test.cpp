@@ -261,28 +261,42 @@ TEST(Replay, RankMeanPhaseTimesStandForTheFoldedRanks) {
 }
 
 TEST(Replay, NodeGpuStepFactorIsSharedByTheNodesRanks) {
-  // Four ranks, two per node, each a 2 ms GPU GEMM and a CPU PFACT kernel. With
-  // node_gpu_step_cv, a rank's GPU time is 2 ms x the keyed factor of (seed,
-  // its node, step 0): equal on one node, different across nodes; CPU kernels
-  // keep their time.
+  // Four ranks, two per node, each a 2 ms GPU GEMM and a CPU PFACT kernel in
+  // steps 5 and 6 (replayed alone, at positions 0 and 1). With
+  // node_gpu_step_cv, a rank's GPU time in step k is 2 ms x the keyed factor
+  // of (seed, its node, k): equal on one node, different across nodes; CPU
+  // kernels keep their time.
   auto pfact = [](traces::Op op) {
     op.mutable_compute()->set_phase(traces::PFACT);
     return op;
   };
   const std::vector<traces::Op> program = {op_gemm(traces::GPU, 1000, 1000, 1000),
                                            pfact(op_gemm(traces::CPU, 100, 100, 500))};
-  const std::vector<std::vector<traces::Op>> programs(4, program);
+  const StepSource steps_5_and_6 = [&program](std::int64_t k, traces::StepSchedule& out) {
+    out.set_step(k);
+    if (k != 5 && k != 6) return;
+    for (int r = 0; r < 4; ++r) {
+      auto* p = out.add_ranks();
+      p->set_rank(r);
+      for (const auto& op : program)
+        *p->add_ops() = op;
+    }
+  };
   constexpr std::uint64_t kSeed = 7;
   constexpr double kCv = 0.3;
   const auto kernel_s = run_isolated([&]() {
     auto engine = create_engine();
-    ReplayOptions options = one_step_options();
+    ReplayOptions options;
+    options.steps = 7;
+    options.n = 7;
+    options.nb = 1;
+    options.step_list = {5, 6};
     options.seed = kSeed;
     options.node_gpu_step_cv = kCv;
     const topo::FatTreeTopology tree(tiny_tree());
     Platform platform(tiny_spec(tree, 2, 1));
     const models::KernelModels kernels(ideal_gpu());
-    Replay replay(platform, kernels, nullptr, one_step_source(programs), options);
+    Replay replay(platform, kernels, nullptr, steps_5_and_6, options);
     replay.start();
     engine->run();
     std::vector<double> out;
@@ -294,11 +308,12 @@ TEST(Replay, NodeGpuStepFactorIsSharedByTheNodesRanks) {
   });
   ASSERT_EQ(kernel_s.size(), 8U);
   for (int rank = 0; rank < 4; ++rank) {
-    const double factor =
-        models::keyed_lognormal_mean1(models::RandomStreams::node_step_key(kSeed, rank / 2, 0), kCv);
-    EXPECT_NEAR(kernel_s[2 * rank], 2e-3 * factor, 1e-15) << "rank " << rank;
-    // 2 x 100 x 100 x 500 flops at the ideal CPU's 1e10 flop/s: 1 ms, no factor.
-    EXPECT_NEAR(kernel_s[2 * rank + 1], 1e-3, 1e-15) << "rank " << rank;
+    const auto factor = [&](std::int64_t step) {
+      return models::keyed_lognormal_mean1(models::RandomStreams::node_step_key(kSeed, rank / 2, step), kCv);
+    };
+    EXPECT_NEAR(kernel_s[2 * rank], 2e-3 * (factor(5) + factor(6)), 1e-15) << "rank " << rank;
+    // 2 x 100 x 100 x 500 flops at the ideal CPU's 1e10 flop/s: 1 ms a step, no factor.
+    EXPECT_NEAR(kernel_s[2 * rank + 1], 2e-3, 1e-15) << "rank " << rank;
   }
   EXPECT_EQ(kernel_s[0], kernel_s[2]);
   EXPECT_EQ(kernel_s[4], kernel_s[6]);
