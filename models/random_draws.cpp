@@ -30,22 +30,31 @@ double lognormal_mean1(std::mt19937_64& rng, double cv) {
   return std::exp(std::sqrt(sigma2) * standard_normal(rng) - 0.5 * sigma2);
 }
 
+namespace {
+
+// Lognormal with mean 1 and coefficient of variation cv > 0 from two 64-bit
+// words: Box-Muller (cosine branch) on uniforms at the centres of the 2^53
+// cells of their top 53 bits ((top 53 bits + 0.5) / 2^53: never 0 or 1).
+double lognormal_from_words(std::uint64_t a, std::uint64_t b, double cv) {
+  const double s2 = std::log1p(cv * cv);
+  const double u1 = (static_cast<double>(a >> 11) + 0.5) * 0x1.0p-53;
+  const double u2 = (static_cast<double>(b >> 11) + 0.5) * 0x1.0p-53;
+  const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+  return std::exp(std::sqrt(s2) * z - 0.5 * s2);
+}
+
+} // namespace
+
 double kernel_jitter_factor(std::mt19937_64& rng, double cv) {
   if (cv <= 0.0) return 1.0;
-  const double s2 = std::log1p(cv * cv);
-  const double u1 = (static_cast<double>(rng() >> 11) + 0.5) * 0x1.0p-53;
-  const double u2 = (static_cast<double>(rng() >> 11) + 0.5) * 0x1.0p-53;
-  const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
-  return std::exp(std::sqrt(s2) * z - 0.5 * s2);
+  const std::uint64_t a = rng(); // in this order: the draws the jitter has always had
+  const std::uint64_t b = rng();
+  return lognormal_from_words(a, b, cv);
 }
 
 double keyed_lognormal_mean1(std::uint64_t key, double cv) {
   if (cv <= 0.0) return 1.0;
-  const double s2 = std::log1p(cv * cv);
-  const double u1 = (static_cast<double>(splitmix64(key) >> 11) + 0.5) * 0x1.0p-53;
-  const double u2 = (static_cast<double>(splitmix64(key + 1) >> 11) + 0.5) * 0x1.0p-53;
-  const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
-  return std::exp(std::sqrt(s2) * z - 0.5 * s2);
+  return lognormal_from_words(splitmix64(key), splitmix64(key + 1), cv);
 }
 
 std::uint64_t uniform_index(std::mt19937_64& rng, std::uint64_t n) {

@@ -1,6 +1,8 @@
 #pragma once
 // One replayed step of hand-written per-rank programs (shared by the sim tests).
+#include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "models/kernel_model.hpp"
@@ -11,11 +13,13 @@
 
 namespace hplsim::sim {
 
-/// A schedule whose step 0 gives rank r the ops programs[r] (other steps are empty).
-inline StepSource one_step_source(const std::vector<std::vector<traces::Op>>& programs) {
-  return [&programs](std::int64_t k, traces::StepSchedule& out) {
+/// A schedule whose steps in `steps` each give rank r the ops programs[r]
+/// (other steps are empty).
+inline StepSource steps_source(const std::vector<std::vector<traces::Op>>& programs,
+                               std::vector<std::int64_t> steps) {
+  return [&programs, steps = std::move(steps)](std::int64_t k, traces::StepSchedule& out) {
     out.set_step(k);
-    if (k != 0) return;
+    if (std::find(steps.begin(), steps.end(), k) == steps.end()) return;
     for (std::size_t r = 0; r < programs.size(); ++r) {
       auto* p = out.add_ranks();
       p->set_rank(static_cast<int>(r));
@@ -23,6 +27,11 @@ inline StepSource one_step_source(const std::vector<std::vector<traces::Op>>& pr
         *p->add_ops() = op;
     }
   };
+}
+
+/// A schedule whose step 0 gives rank r the ops programs[r] (other steps are empty).
+inline StepSource one_step_source(const std::vector<std::vector<traces::Op>>& programs) {
+  return steps_source(programs, {0});
 }
 
 /// Replay options for step 0 alone.

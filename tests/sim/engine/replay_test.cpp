@@ -272,16 +272,7 @@ TEST(Replay, NodeGpuStepFactorIsSharedByTheNodesRanks) {
   };
   const std::vector<traces::Op> program = {op_gemm(traces::GPU, 1000, 1000, 1000),
                                            pfact(op_gemm(traces::CPU, 100, 100, 500))};
-  const StepSource steps_5_and_6 = [&program](std::int64_t k, traces::StepSchedule& out) {
-    out.set_step(k);
-    if (k != 5 && k != 6) return;
-    for (int r = 0; r < 4; ++r) {
-      auto* p = out.add_ranks();
-      p->set_rank(r);
-      for (const auto& op : program)
-        *p->add_ops() = op;
-    }
-  };
+  const std::vector<std::vector<traces::Op>> programs(4, program);
   constexpr std::uint64_t kSeed = 7;
   constexpr double kCv = 0.3;
   const auto kernel_s = run_isolated([&]() {
@@ -296,7 +287,7 @@ TEST(Replay, NodeGpuStepFactorIsSharedByTheNodesRanks) {
     const topo::FatTreeTopology tree(tiny_tree());
     Platform platform(tiny_spec(tree, 2, 1));
     const models::KernelModels kernels(ideal_gpu());
-    Replay replay(platform, kernels, nullptr, steps_5_and_6, options);
+    Replay replay(platform, kernels, nullptr, steps_source(programs, {5, 6}), options);
     replay.start();
     engine->run();
     std::vector<double> out;
