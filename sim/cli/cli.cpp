@@ -23,6 +23,9 @@ void add_scenario_flags(CLI::App* cmd, ScenarioOverrides& ov) {
   cmd->add_option("--P", ov.p, "Process rows P (workload.p)");
   cmd->add_option("--Q", ov.q, "Process columns Q (workload.q)");
   cmd->add_option("--depth", ov.depth, "Look-ahead depth 0 or 1 (workload.depth)");
+  cmd->add_flag("--sourced-only", ov.sourced_only,
+                "Leave out the fitted parameters (calibration files that declare fit_targets): the model of "
+                "sourced figures alone");
 }
 
 void add_study_scenario_flags(CLI::App* cmd, StudyScenarioFlags& f) {
@@ -30,11 +33,15 @@ void add_study_scenario_flags(CLI::App* cmd, StudyScenarioFlags& f) {
       ->check(CLI::IsMember({"reference", "fast", "analytic", "auto"}));
   cmd->add_option("--seed", f.seed, "Random seed (default: the scenario's)");
   cmd->add_option("--set", f.set, "Override a scenario field: FIELD.PATH=VALUE (repeatable)");
+  cmd->add_flag("--sourced-only", f.sourced_only,
+                "Leave out the fitted parameters (calibration files that declare fit_targets): the model of "
+                "sourced figures alone");
 }
 
 ScenarioOverrides StudyScenarioFlags::overrides(const CLI::App& cmd) const {
   ScenarioOverrides o;
   o.set = set;
+  o.sourced_only = sourced_only;
   if (!mode.empty()) o.mode = mode;
   if (cmd.count("--seed") > 0) o.seed = seed;
   return o;

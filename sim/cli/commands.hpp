@@ -38,6 +38,7 @@ struct StudyScenarioFlags {
   std::string mode;
   unsigned long long seed = 0;
   std::vector<std::string> set;
+  bool sourced_only = false;
   /// The overrides they make; call once parsed (`cmd` tells whether --seed was given).
   ScenarioOverrides overrides(const CLI::App& cmd) const;
 };

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/report/faults_report.hpp"
+#include "sim/report/reference_report.hpp"
 #include "sim/support/output_files.hpp"
 
 namespace hplsim::sim {
@@ -150,6 +151,7 @@ std::string summary_json_text(const RunResult& result) {
                                               : nlohmann::ordered_json(nullptr);
   if (result.has_faults) j["faults"] = faults_summary_json(result);
   if (!result.prescreen.empty()) j["prescreen"] = result.prescreen;
+  add_reference_json(result, j);
   if (result.benchmark == "hpl-mxp") {
     j["refinement_s"] = result.refinement_s;
     j["refinement_iterations"] = result.refinement_iterations;
@@ -270,6 +272,7 @@ void print_summary(const RunResult& result, std::ostream& out) {
   out << "Rmax " << rate_text(result.rmax_flops_per_s) << " ("
       << printf_string("%.4e", result.rmax_flops_per_s) << " flop/s), simulated time "
       << printf_string("%.2f", result.time_s) << " s\n";
+  print_reference(result, out);
   if (result.rmax_sampling_error_fraction >= 0.0)
     out << "Sampling error of Rmax: " << printf_string("%.1f", 100.0 * result.rmax_sampling_error_fraction)
         << " % (jackknife over the " << result.sampling_windows

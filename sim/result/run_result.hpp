@@ -42,6 +42,17 @@ struct StepRecord {
   std::string how = "simulated"; // "simulated", "interpolated", "analytic", ...
 };
 
+// The published figure a run is held against (Scenario.reference) and what
+// the run's calibration made of it.
+struct ReferenceFigure {
+  std::string id;
+  std::string source;
+  double rmax_flops_per_s = 0.0;
+  // True when a calibration in effect was fitted to this very figure
+  // (its fit_targets name the id): the agreement is then by construction.
+  bool fit_target = false;
+};
+
 struct RunResult {
   std::string mode;      // "reference", "fast", "analytic"
   std::string benchmark; // "hpl" or "hpl-mxp"
@@ -55,7 +66,13 @@ struct RunResult {
   // Whether the worst rank's matrix and buffers fit in the memory the machine
   // declares (sim/scenario/memory_fit.hpp); unset when no memory is declared.
   std::optional<bool> fits_in_memory;
-  std::string failure; // why not completed, empty if completed
+  std::string failure;                      // why not completed, empty if completed
+  std::optional<ReferenceFigure> reference; // the scenario's published figure, if it names one
+  // "calibrated" (a calibration file with fitted parameters in effect, named in
+  // calibration_files), "sourced only" (--sourced-only left fitted files out) or
+  // "sourced" (the scenario uses no fitted parameter).
+  std::string calibration = "sourced";
+  std::vector<std::string> calibration_files; // the fitted files in effect, or left out
   // Faults (docs/faults.md): set only when the scenario has faults, so a
   // fault-free run's outputs do not change.
   struct FaultOutcome {

@@ -46,6 +46,22 @@ RunResult initial_result(const ResolvedScenario& sc, const char* mode) {
   r.steps = sc.workload.steps();
   r.fits_in_memory = fits_in_memory(sc);
   r.prescreen = sc.prescreen_note;
+  const auto& fit_targets = sc.machine.variability.fit_targets();
+  if (!fit_targets.empty()) {
+    r.calibration = "calibrated";
+    r.calibration_files.push_back(sc.machine.variability_path);
+  } else if (!sc.left_out_fitted_path.empty()) {
+    r.calibration = "sourced only";
+    r.calibration_files.push_back(sc.left_out_fitted_path);
+  }
+  if (sc.reference) {
+    ReferenceFigure ref;
+    ref.id = sc.reference->id();
+    ref.source = sc.reference->source();
+    ref.rmax_flops_per_s = sc.reference->rmax_flops_per_s();
+    ref.fit_target = std::find(fit_targets.begin(), fit_targets.end(), ref.id) != fit_targets.end();
+    r.reference = ref;
+  }
   if (sc.workload.benchmark == Benchmark::Hpl) {
     static constexpr const char* kNames[] = {"p2p", "hybrid", "collective"};
     r.panel_exchange = kNames[static_cast<int>(sc.workload.hpl.panel_exchange)];

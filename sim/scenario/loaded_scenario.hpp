@@ -24,6 +24,10 @@ struct LoadedScenario {
   // machine.variability's fields over them, validated.
   hplsim::models::VariabilityParams variability;
   std::string variability_path; // machine.variability_file as opened (base_dir joined); empty otherwise
+  // --sourced-only: a variability_file that declares fit_targets is left out;
+  // its path is kept here so the outputs can say what was left out.
+  bool sourced_only = false;
+  std::string left_out_fitted_path;
 };
 
 } // namespace hplsim::sim

@@ -186,6 +186,8 @@ ResolvedScenario resolve(const LoadedScenario& loaded) {
   out.name = s.name();
   out.description = s.description();
   out.faults = s.faults();
+  if (s.has_reference()) out.reference = s.reference();
+  out.left_out_fitted_path = loaded.left_out_fitted_path;
   const Machine& m = s.machine();
   out.machine.name = m.name();
   out.machine.node = resolve_node(m.node());

@@ -220,6 +220,7 @@ LoadedScenario load(const std::string& text, const std::string& path, const Scen
   LoadedScenario loaded;
   loaded.path = path;
   loaded.base_dir = directory_of(path);
+  loaded.sourced_only = overrides.sourced_only;
   pb::TextFormat::ParseInfoTree tree;
   detail::parse_textproto(text, path, loaded.scenario, tree);
   detail::OverrideLog log;

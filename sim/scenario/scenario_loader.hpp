@@ -30,6 +30,9 @@ struct ScenarioOverrides {
   std::optional<std::string> mode; // reference|analytic|fast|auto
   std::optional<unsigned long long> seed;
   bool allow_oversubscription = false; // --allow-oversubscription
+  // --sourced-only: leave out every calibration file that declares fit_targets
+  // (the fitted parameters), so the run is the model of sourced figures alone.
+  bool sourced_only = false;
 };
 
 /// Parses, applies overrides, validates. Throws ScenarioError.

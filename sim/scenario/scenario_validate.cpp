@@ -401,6 +401,10 @@ void load_kernels(const Checker& c, LoadedScenario& loaded) {
 void load_variability(const Checker& c, LoadedScenario& loaded) {
   const Machine& m = loaded.scenario.machine();
   check_variability(c, m.variability(), loaded.base_dir);
+  if (m.variability().fit_targets_size() > 0)
+    c.fail("machine.variability.fit_targets",
+           "machine.variability.fit_targets: fitted values belong in a variability_file (so that "
+           "--sourced-only can leave them out), not in the scenario");
   loaded.variability.Clear();
   if (m.has_variability_file()) {
     pb::TextFormat::ParseInfoTree tree;
@@ -413,6 +417,12 @@ void load_variability(const Checker& c, LoadedScenario& loaded) {
                                           "not in a variability_file (it names one allocation's nodes)");
     check_variability(in_file, loaded.variability, loaded.base_dir, "");
     loaded.variability_path = file;
+    if (loaded.sourced_only && loaded.variability.fit_targets_size() > 0) {
+      // The fitted parameters stay out of a sourced-only run.
+      loaded.variability.Clear();
+      loaded.variability_path.clear();
+      loaded.left_out_fitted_path = file;
+    }
   }
   loaded.variability.MergeFrom(m.variability());
   if (!loaded.variability_path.empty()) check_variability(c, loaded.variability, loaded.base_dir);
@@ -494,6 +504,13 @@ void validate_scenario(LoadedScenario& loaded, const pb::TextFormat::ParseInfoTr
                                       " needs GPUs (the panel's CPU core must be free of the updates)");
   check_fit(c, resolved, s);
   check_faults(c, s, resolved, loaded.base_dir);
+  if (s.has_reference()) {
+    const MessageCheck ref(c, s.reference(), "reference");
+    ref.required("id");
+    ref.required("rmax_flops_per_s");
+    ref.required("source");
+    ref.positive("rmax_flops_per_s");
+  }
 }
 
 } // namespace hplsim::sim::detail

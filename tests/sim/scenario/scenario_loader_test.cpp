@@ -320,6 +320,73 @@ TEST_F(ScenarioLoaderFiles, VariabilityFileUnderTheScenariosOwnFields) {
   EXPECT_DOUBLE_EQ(off.variability.gpu_rate_cv(), 0.01);
 }
 
+TEST(ScenarioLoader, ReferenceNeedsItsSourceAndAPositiveRate) {
+  try {
+    load_scenario_text(kValid + "reference {\n  id: \"x\"\n  rmax_flops_per_s: 1e15\n}\n", "r.textproto");
+    FAIL() << "expected a ScenarioError";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("reference.source is required"), std::string::npos) << e.what();
+  }
+  try {
+    load_scenario_text(kValid + "reference {\n  id: \"x\"\n  rmax_flops_per_s: -1\n  source: \"s\"\n}\n",
+                       "r.textproto");
+    FAIL() << "expected a ScenarioError";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("reference.rmax_flops_per_s must be > 0"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(ScenarioLoader, FitTargetsBelongInAFileNotInTheScenario) {
+  try {
+    load_scenario_text(with("  node {", "  variability { fit_targets: \"x\" }\n  node {"), "f.textproto");
+    FAIL() << "expected a ScenarioError";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "machine.variability.fit_targets: fitted values belong in a variability_file"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST_F(ScenarioLoaderFiles, SourcedOnlyLeavesOutAFileThatDeclaresFitTargets) {
+  // A file of fitted values names the figure it was fitted to; --sourced-only
+  // leaves the whole file out and keeps the scenario's own fields.
+  const std::string var =
+      write("fit.textproto", "node_gpu_step_cv: 0.1\nfit_targets: \"published-rmax\"\nsource: \"fit\"\n");
+  const std::string scenario =
+      write("s.textproto",
+            with("  node {", "  variability_file: \"fit.textproto\"\n  variability { gpu_rate_cv: 0.01 }\n"
+                             "  node {") +
+                "reference {\n  id: \"published-rmax\"\n  rmax_flops_per_s: 1e15\n  source: \"a list\"\n}\n");
+  const ResolvedScenario calibrated = resolve(load_scenario(scenario));
+  EXPECT_DOUBLE_EQ(calibrated.machine.variability.node_gpu_step_cv(), 0.1);
+  ASSERT_EQ(calibrated.machine.variability.fit_targets_size(), 1);
+  ASSERT_TRUE(calibrated.reference.has_value());
+  EXPECT_EQ(calibrated.reference->id(), "published-rmax");
+  EXPECT_TRUE(calibrated.left_out_fitted_path.empty());
+
+  ScenarioOverrides sourced;
+  sourced.sourced_only = true;
+  const ResolvedScenario plain = resolve(load_scenario(scenario, sourced));
+  EXPECT_FALSE(plain.machine.variability.has_node_gpu_step_cv());
+  EXPECT_EQ(plain.machine.variability.fit_targets_size(), 0);
+  EXPECT_DOUBLE_EQ(plain.machine.variability.gpu_rate_cv(), 0.01); // the scenario's own field stays
+  EXPECT_TRUE(plain.machine.variability_path.empty());
+  EXPECT_EQ(plain.left_out_fitted_path, var);
+}
+
+TEST_F(ScenarioLoaderFiles, SourcedOnlyKeepsAFileWithoutFitTargets) {
+  write("measured.textproto", "gpu_rate_cv: 0.02\nsource: \"measured\"\n");
+  const std::string scenario =
+      write("s.textproto", with("  node {", "  variability_file: \"measured.textproto\"\n  node {"));
+  ScenarioOverrides sourced;
+  sourced.sourced_only = true;
+  const ResolvedScenario r = resolve(load_scenario(scenario, sourced));
+  EXPECT_DOUBLE_EQ(r.machine.variability.gpu_rate_cv(), 0.02);
+  EXPECT_TRUE(r.left_out_fitted_path.empty());
+}
+
 TEST_F(ScenarioLoaderFiles, VariabilityFileErrorsNameThatFile) {
   const std::string var = write("var.textproto", "gpu_rate_cv: 0.01\nkernel_jitter_cv: -0.1\n");
   const std::string scenario =
