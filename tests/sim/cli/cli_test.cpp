@@ -283,8 +283,8 @@ TEST(CliErrors, UnknownSetPathNamesTheOverrideAndField) {
 }
 
 // The analytic mode is HPL's closed form; on an HPL-MxP scenario it refuses,
-// naming the flag that asked for it (it used to print HPL's FP64 answer,
-// 554 PF/s for Aurora's 11.6 EF/s MxP run).
+// naming the flag that asked for it (HPL's FP64 answer would be 554 PF/s for
+// Aurora's 11.6 EF/s MxP run).
 TEST(CliErrors, AnalyticModeRefusesHplMxp) {
   TempDir dir;
   const CliResult r = run_hplsim({"run", source_path("scenarios/aurora-mxp-sc24.textproto"), "--mode",
@@ -597,7 +597,7 @@ TEST(CliModes, FinalSolveFoldedAboveTheThresholdLeavesTheStepsUnfolded) {
     EXPECT_EQ(a[i].back(), b[i].back()) << "step " << a[i][0];
     // Same windows, same ranks: equal up to floating-point summation order,
     // except the tail window's last steps (the 4 before the final solve; they
-    // are interpolated from its 2 measured ones), which no longer share the
+    // are interpolated from its 2 measured ones), which do not share the
     // links with the refinement's first messages: -0.012% at most here.
     const double tol = i + 5 >= a.size() ? 1e-3 : 1e-9;
     EXPECT_NEAR(std::stod(a[i][4]), std::stod(b[i][4]), tol * std::stod(a[i][4])) << "step " << a[i][0];
