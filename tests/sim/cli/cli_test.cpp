@@ -415,9 +415,9 @@ TEST(CliModes, FastAgreesWithReferenceOnSmallDragonfly) {
   const double fast =
       rmax_of(dir, kSmallDragonfly, "fast", nullptr, {"--set", "options.fast.initial_windows=2"});
   // Measured: reference 5.891, fast with 2 windows 5.940 TF/s (+0.82%) with the
-  // monotone cubic through the windows; 1% is the validation
-  // bar for fast vs reference (scripts/validate-fast.sh) and leaves room for model changes without hiding
-  // a broken interpolation.
+  // monotone cubic through the windows; 1% is the validation bar for fast vs reference
+  // (scripts/validate-fast.sh) and leaves room for model changes without hiding a broken
+  // interpolation.
   EXPECT_NEAR(fast, reference, 0.01 * reference);
   // Its own estimate of that error, the jackknife over its 10 interior windows
   // (2 uniform + 8 by bisection): measured 0.88%, the same order as the +0.82%.
