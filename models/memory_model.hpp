@@ -88,7 +88,7 @@ struct MemoryInputs {
   /// Assumption [U] for Aurora HPL-MxP: the matrix is kept in the storage
   /// precision (BF16): rocHPL-MxP keeps it in FP32 (hplmxp_ptest.cpp: "Create an
   /// fp32 proxy matrix"), which cannot hold Aurora's N = 57,693,696 in 128 GB per
-  /// GPU (README, "Memory model").
+  /// GPU (models/README.md, "Memory model").
   std::int64_t matrix_element_bytes = 8;
   /// Bytes of one element of the L/U panels: 8 for HPL; HPL-MxP's storage
   /// precision (rocHPL-MxP: FP16, 2).

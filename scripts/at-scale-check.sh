@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Issue 20's bar on one set of calibration files (docs/at-scale.md): the four
+# The at-scale bar on one set of calibration files (docs/at-scale.md): the four
 # Aurora cases with the at-scale file ("calibrated": --set
 # machine.variability_file=../models/calibrations/aurora-at-scale.textproto, the
-# fitted parameter) and as shipped ("sourced only": no fitted parameter),
+# fitted parameter) and without it ("sourced only": no fitted parameter),
 # plus HPL-MxP's profile (its 1%-of-steps rates over the first quarter of the
 # steps, step 0 aside, against their maximum) and the flagship's crossover
 # against its rate drop (summary.json). Prints a markdown table.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The at-scale mechanisms study (issue 20, docs/at-scale.md): each sourced
+# The at-scale mechanisms study (docs/at-scale.md): each sourced
 # mechanism alone, then all together, on the three Aurora scenarios of the bar.
 # Every mechanism is a scenario option, switched here with --set:
 #   spread  GPU-to-GPU rate spread, Sinha et al. SC22   machine.variability.gpu_rate_cv

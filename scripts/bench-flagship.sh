@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Full-scale flagship benchmark, two binaries side by side (issue 23's rule: the
+# Full-scale flagship benchmark, two binaries side by side (the
 # machine's speed cancels in the ratio). Runs each binary's flagship scenario
 # (its own source tree's copy, so each runs the plan it ships with) REPEATS
 # times, alternating, and prints per run and as medians: wall time, the memory

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reference-mode benchmark (issue 2's bar): a 1,020-rank HPL (170 nodes x 6
+# Reference-mode benchmark: a 1,020-rank HPL (170 nodes x 6
 # ranks, P x Q = 30 x 34, NB 384, N 96,000 = 250 panel steps), every pivot
 # exchange, broadcast hop and swap message simulated. Prints wall time, CPU
 # time, peak RSS and simulated activities per second, and appends a CSV row to

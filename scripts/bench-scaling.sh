@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Simulator scaling benchmark (issue 4): wall time and peak memory of fast mode
+# Simulator scaling benchmark: wall time and peak memory of fast mode
 # (and reference mode where it fits in the time) on the Aurora machine at
 # about 1k, 4k, 16k and 55k ranks (6 ranks per node, NB 384, N scaled with the
 # node count so that the memory per GPU matches the SC24 run). Appends rows to
@@ -12,7 +12,7 @@ mkdir -p bench-results
 [ -f bench-results/scaling.csv ] || echo "date,mode,nodes,ranks,p,q,n,steps,wall_s,peak_rss_kib,rmax_tflops" > bench-results/scaling.csv
 # nodes P Q [--set ...]: P*Q = 6*nodes, P:Q about 1:2 as in the SC24 run (162 x 342).
 # The last one is a machine larger than Aurora: 20,000 nodes on the same
-# dragonfly family with 320 groups of Aurora's 64 nodes (issue 23).
+# dragonfly family with 320 groups of Aurora's 64 nodes.
 for cfg in "170 30 34" "684 57 72" "2736 114 144" "9234 162 342" \
   "20000 240 500 --set machine.topology.dragonfly.groups=320 --set machine.topology.nodes=20480"; do
   read -r nodes p q extra <<< "$cfg"

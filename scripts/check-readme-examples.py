@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Runs every hplsim command of the README's ```sh blocks (a ctest test,
-Docs.ReadmeExamplesRun; README, "A five-minute tour").
+Docs.ReadmeExamplesRun; README, "A short tour").
 
 Each command runs in order, in one scratch directory that links the
 repository's top-level entries (so `./build/sim/hplsim`, `scenarios/...` and

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Fits the one fitted parameter of the Aurora model (issue 20, docs/at-scale.md
+# Fits the one fitted parameter of the Aurora model (docs/at-scale.md,
 # "The fitted parameter"): machine.variability.FIELD, by default
-# node_gpu_step_cv (a per-node, per-step factor on GPU kernel times; session
-# 19 fitted kernel_jitter_cv, the per-call jitter), bisected until
+# node_gpu_step_cv (a per-node, per-step factor on GPU kernel times;
+# kernel_jitter_cv, the per-call jitter, is the alternative), bisected until
 # scenarios/aurora-hpl-sc24 gives the published SC24 HPL Rmax (1.012 EF/s, Aurora paper arXiv
 # 2604.09517) within TOL. Only that figure is used. Prints the value to write
 # into models/calibrations/aurora-at-scale.textproto (FIELD) and

@@ -7,7 +7,7 @@
 #     both modes and the error of fast mode, the steps fast mode simulated
 #     (kept samples / all), the simulator's wall time of each mode;
 #   - per scenario and phase: the phase totals of both modes and the error.
-# The bar (issue 4): |Rmax error| <= 1% and every phase total within 3%; the
+# The bar: |Rmax error| <= 1% and every phase total within 3%; the
 # last column says whether a scenario meets it. Exit status 0 even when a
 # scenario misses the bar (this is a measurement, not a test).
 #
@@ -63,7 +63,7 @@ mkdir -p bench-results
 python3 - "${dirs[@]}" << 'EOF' | tee bench-results/validation.md
 import csv, json, os, sys, datetime
 
-RMAX_BAR, PHASE_BAR = 1.0, 3.0  # percent (issue 4)
+RMAX_BAR, PHASE_BAR = 1.0, 3.0  # percent: the validation bar
 
 def load(d):
     s = json.load(open(os.path.join(d, "summary.json")))

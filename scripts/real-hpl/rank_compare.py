@@ -1,6 +1,5 @@
 #!/usr/bin/env python3
-"""Sets an hplsim sweep's ranking beside real HPL runs' (README, "Against a
-real HPL on this machine"; docs/real-hpl-comparison.md).
+"""Sets an hplsim sweep's ranking beside real HPL runs' (docs/real-hpl-comparison.md).
 
 Reads the sweep's sweep.csv (hplsim sweep, with NB and P x Q among its
 columns: `--hpl-dat` or `--vary NB=... --vary PxQ=...`) and the CSV(s) of

@@ -103,7 +103,7 @@ int run_sweep_points(const SweepRun& run, const std::vector<SweepPoint>& points)
   // (or, with fewer points than CPUs, the CPUs shared among them): a point's
   // serial parts (the schedule, the platform build, the last window of a
   // bisection pass) then overlap another point's windows instead of leaving a
-  // CPU idle. Measured at full scale: README, "What-if sweeps". The outputs do
+  // CPU idle. Measured at full scale: docs/results.md, "Aurora at full scale". The outputs do
   // not depend on it (docs/fast-mode.md, "Windows in parallel").
   const int at_once = std::max(1, std::min<int>(cpus, static_cast<int>(points.size())));
   for (ResolvedScenario& sc : scenarios)

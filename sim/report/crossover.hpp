@@ -32,7 +32,7 @@ std::optional<std::int64_t> crossover_step(const RunResult& result);
 /// over the first quarter of the panel steps.
 std::optional<std::int64_t> rate_drop_step(const RunResult& result);
 
-/// The measure hplsim called the crossover until session 17: the first panel
+/// The older, looser measure (summary.json's gemm_below_comm): the first panel
 /// step from which GEMM < max(SWAP, PFACT + BCAST) on the slowest-rank view,
 /// to the end. The communication path (waits included) outgrows the update
 /// there, and look-ahead is what still hides it: on Aurora's flagship it comes

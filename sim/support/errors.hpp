@@ -14,7 +14,7 @@
 
 namespace hplsim::sim {
 
-/// Exit codes of `hplsim` (README, "Command line").
+/// Exit codes of `hplsim` (docs/usage.md, "Command line").
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitInput = 1;
 inline constexpr int kExitUsage = 2;

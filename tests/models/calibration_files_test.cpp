@@ -60,7 +60,7 @@ TEST(CalibrationFiles, EveryShippedFileLoadsAndValidates) {
 }
 
 TEST(AuroraCalibration, AtScaleFileHoldsOnlyTheFittedNodeFactorMarkedAsFitted) {
-  // Issue 20 allows one fitted parameter: aurora-at-scale.textproto sets the
+  // The Aurora model has one fitted parameter: aurora-at-scale.textproto sets the
   // per-node, per-step GPU factor and nothing else, and says what it was
   // fitted to and by what.
   hm::VariabilityParams v;

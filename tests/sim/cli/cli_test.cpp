@@ -283,8 +283,8 @@ TEST(CliErrors, UnknownSetPathNamesTheOverrideAndField) {
 }
 
 // The analytic mode is HPL's closed form; on an HPL-MxP scenario it refuses,
-// naming the flag that asked for it (it used to print HPL's FP64 answer,
-// 554 PF/s for Aurora's 11.6 EF/s MxP run).
+// naming the flag that asked for it (HPL's FP64 answer would be 554 PF/s for
+// Aurora's 11.6 EF/s MxP run).
 TEST(CliErrors, AnalyticModeRefusesHplMxp) {
   TempDir dir;
   const CliResult r = run_hplsim({"run", source_path("scenarios/aurora-mxp-sc24.textproto"), "--mode",
@@ -399,11 +399,10 @@ TEST(CliModes, AnalyticMatchesReferenceOnAContentionFreeCase) {
   rmax_of(dir, path, "analytic", &analytic_s);
   // Tolerance 5%. With depth 0 both modes add the phases of a step, and on
   // this case they should differ only by latency terms and by how much the
-  // owner's next panel overlaps the other rank's update (both < 1% here).
-  //
-  // (Session 1 found the two 10x apart and aligned the analytic mode with the
-  // schedule: panel threads, recursive panel, receiver H2D copy, message sizes,
-  // GEMM rows; the analytic panel now uses the replay's CPU threading model.)
+  // owner's next panel overlaps the other rank's update (both < 1% here). The
+  // analytic mode follows the schedule (panel threads, recursive panel,
+  // receiver H2D copy, message sizes, GEMM rows) and the replay's CPU
+  // threading model, so a mismatch in either shows up here.
   EXPECT_NEAR(analytic_s, reference_s, 0.05 * reference_s);
 }
 
@@ -415,10 +414,10 @@ TEST(CliModes, FastAgreesWithReferenceOnSmallDragonfly) {
   // cool-down step and the interpolation in the test.
   const double fast =
       rmax_of(dir, kSmallDragonfly, "fast", nullptr, {"--set", "options.fast.initial_windows=2"});
-  // Measured: reference 5.891, fast with 2 windows 5.943 TF/s (+0.87%) with straight
-  // lines between windows, 5.940 (+0.82%) with the monotone cubic; 1% is issue 4's
-  // bar for fast vs reference and leaves room for model changes without hiding
-  // a broken interpolation.
+  // Measured: reference 5.891, fast with 2 windows 5.940 TF/s (+0.82%) with the
+  // monotone cubic through the windows; 1% is the validation bar for fast vs reference
+  // (scripts/validate-fast.sh) and leaves room for model changes without hiding a broken
+  // interpolation.
   EXPECT_NEAR(fast, reference, 0.01 * reference);
   // Its own estimate of that error, the jackknife over its 10 interior windows
   // (2 uniform + 8 by bisection): measured 0.88%, the same order as the +0.82%.
@@ -598,7 +597,7 @@ TEST(CliModes, FinalSolveFoldedAboveTheThresholdLeavesTheStepsUnfolded) {
     EXPECT_EQ(a[i].back(), b[i].back()) << "step " << a[i][0];
     // Same windows, same ranks: equal up to floating-point summation order,
     // except the tail window's last steps (the 4 before the final solve; they
-    // are interpolated from its 2 measured ones), which no longer share the
+    // are interpolated from its 2 measured ones), which do not share the
     // links with the refinement's first messages: -0.012% at most here.
     const double tol = i + 5 >= a.size() ? 1e-3 : 1e-9;
     EXPECT_NEAR(std::stod(a[i][4]), std::stod(b[i][4]), tol * std::stod(a[i][4])) << "step " << a[i][0];
@@ -617,9 +616,9 @@ TEST(CliModes, CrossBandFoldFollowsTheUnfoldedMxpRun) {
   // The same 64-rank HPL-MxP slice, fast mode: unfolded, then folded with
   // COLUMN_BAND and CROSS_BAND. Measured 2026-12-03 (docs/fast-mode.md, "The
   // bands on HPL-MxP"): unfolded 1519.5 TF/s, CROSS_BAND 1568.6 (+3.2%),
-  // COLUMN_BAND 1588.2 (+4.5%). Before the refinement's solves were pipelined
-  // (session 19) COLUMN_BAND was +16.4%: its phantoms cut the one-message chain
-  // of partial sums short; that chain is gone, and with it most of the gap.
+  // COLUMN_BAND 1588.2 (+4.5%). The refinement's solves are pipelined, so
+  // COLUMN_BAND's phantoms have no one-message chain of partial sums to cut
+  // short (with such a chain, COLUMN_BAND reads about 16% high).
   TempDir dir;
   const auto rmax = [&](const std::string& fold, const std::string& band) {
     // Without the fitted jitter: the fold's own error, not the jitter's draws.

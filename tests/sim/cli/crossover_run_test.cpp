@@ -92,7 +92,7 @@ TEST(CrossoverRun, OnAReferenceRunItIsWhereTheRateStartsToFall) {
   EXPECT_EQ(j["rate_drop_step"].get<std::int64_t>(), sustained_fall(steps, &Step::rate));
   // The crossover and the rate's fall: within 0.05 of N of each other (measured: 0.154 and 0.154).
   EXPECT_NEAR(j["crossover_fraction"].get<double>(), j["rate_drop_fraction"].get<double>(), 0.05);
-  // The former measure is kept, and here comes earlier (0.092 of N): GEMM on
+  // gemm_below_comm, the looser measure, comes earlier (0.092 of N): GEMM on
   // the slowest rank falls below the panel path well before the step time
   // stops following the update (look-ahead hides the difference).
   ASSERT_TRUE(j["gemm_below_comm_fraction"].is_number());

@@ -67,7 +67,7 @@ TEST(OsuOutput, PrintsOsuFormatForEverySizeUpTo4MiB) {
 // ---------------------------------------------------------------- MareNostrum 4
 // BSC performance reports (best MPI stacks, Omni-Path 100 Gb/s) [P] (docs/sources.md):
 // osu_latency 8 B ~1.1 us, 8 KiB ~3.6 us, 4 MiB ~360 us; osu_bw 4 MiB
-// ~12.0 GB/s; osu_bibw 4 MiB ~23.7 GB/s. Tolerance 10% (issue 3's bar).
+// ~12.0 GB/s; osu_bibw 4 MiB ~23.7 GB/s. Tolerance 10% (the presets' bar, docs/osu-presets.md).
 
 TEST(OsuMareNostrum4, LatencyReproducesTheFittedPoints) {
   const auto lat = simulate_osu("latency", kMareNostrum4);

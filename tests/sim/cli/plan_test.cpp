@@ -36,7 +36,8 @@ TEST(Plan, PrintsTheTableAndTheBestNodeCountUnderEachObjective) {
   EXPECT_LT(at36, at48);
   const std::string svg = read_text(dir / "a" / "plan.svg");
   EXPECT_NE(svg.find("class=\"best\""), std::string::npos);
-  // The window as given, and the table's units: 48 nodes do ~7.4 PF/s in ~2.8 min (README's tour).
+  // The window as given, and the table's units: 48 nodes do ~7.4 PF/s in ~2.8 min in analytic mode
+  // (the scenario of the README's plan example).
   EXPECT_NE(svg.find("within 0.1 h"), std::string::npos);
   EXPECT_NE(svg.find(">PF/s<"), std::string::npos);
   EXPECT_NE(svg.find(">min<"), std::string::npos);
@@ -52,7 +53,7 @@ TEST(Plan, DryRunPrintsEachNodeCountsRunAndSimulatesNothing) {
                                   "7000,9234", "--dry-run", "--out", (dir / "o").string()},
                                  dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  // The re-derived runs of README, "Resilience and planning".
+  // The re-derived runs of docs/results.md, "Aurora HPL at a machine MTBF of 6 h".
   EXPECT_NE(r.out.find("7000 nodes: 140 x 300, N 25052544, NB 384"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("9234 nodes: 162 x 342, N 28773888, NB 384"), std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(dir / "o"));

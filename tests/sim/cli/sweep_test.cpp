@@ -55,7 +55,7 @@ TEST(SweepCli, DryRunListsThePointsAndSimulatesNothing) {
                   "--grids", "auto:0.25-1", "--dry-run", "--out", (dir / "o").string()},
                  dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  // 2 NB x the 3 grids of 55,404 ranks with 0.25 <= P/Q <= 1 (README, "What-if sweeps").
+  // 2 NB x the 3 grids of 55,404 ranks with 0.25 <= P/Q <= 1 (docs/results.md, "Aurora at full scale").
   EXPECT_NE(r.out.find("6 points"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("6: NB 512, PxQ 228x243 -> N 28773888, NB 512, 228 x 243 on 9234 nodes"),
             std::string::npos)

@@ -1,4 +1,4 @@
-// The crossover, the sustained rate drop and the former GEMM-below-
+// The crossover, the sustained rate drop and the looser GEMM-below-
 // communication measure (sim/report/crossover.hpp) on synthetic step records
 // whose answers follow from their construction.
 #include <cstdint>

@@ -62,7 +62,7 @@ TEST(PhasePlot, AFullScaleRunIsDrawnWithAtMostTwoPointsAPixelColumn) {
     EXPECT_LE(count(pts, ","), 2u * 771u) << cls;
     EXPECT_GE(count(pts, ","), 700u) << cls; // still one point per column at least
   }
-  // Before decimation it was 11 MB at this size (README, issue 19); now a few hundred kB at most.
+  // Undecimated, this plot is 11 MB at this size; decimated, a few hundred kB at most.
   EXPECT_LT(svg.size(), 300'000u);
 }
 

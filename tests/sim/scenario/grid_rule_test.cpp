@@ -9,7 +9,7 @@
 namespace hplsim::sim {
 namespace {
 
-// Aurora's SC24 run (README, "Faults"): 9,234 nodes x 6 ranks, 162 x 342, NB 384, N 28,773,888.
+// Aurora's SC24 run (docs/results.md): 9,234 nodes x 6 ranks, 162 x 342, NB 384, N 28,773,888.
 WorkloadConfig aurora() {
   WorkloadConfig w;
   w.nodes = 9234;
