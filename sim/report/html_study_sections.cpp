@@ -318,8 +318,11 @@ void plan_section(Page& page, const fs::path& dir, const Csv& csv) {
     for (std::size_t r = 0; r < csv.rows.size(); ++r)
       if (csv.cell(r, column) == "true") {
         const auto v = csv.number(r, value);
-        cards.push_back({label, csv.cell(r, "nodes") + " nodes",
-                         v ? (value == "expected_time_to_result_s" ? duration(*v) : rate(*v)) : ""});
+        cards.push_back(
+            {label, csv.cell(r, "nodes") + " nodes",
+             v ? (value == "expected_time_to_result_s" ? "expected time to a result " + duration(*v)
+                                                       : "expected Rmax in the window " + rate(*v))
+               : ""});
       }
   if (cards.empty()) cards.push_back({"best node count", "none", "no node count completed a trial", "bad"});
   page.cards(cards);
