@@ -206,11 +206,14 @@ std::string sweep_plot_svg(const SweepPlot& plot) {
         std::vector<const SweepPlotPoint*> in;
         for (const SweepPlotPoint* p : done)
           if (k < p->values.size() && p->values[k] == levels[l]) in.push_back(p);
-        // The level's dots spread across 60% of its band, best first.
+        // The level's dots spread about its centre, best first: 4 px apart, across
+        // at most 60% of its band, so that a few points stay by their value's label.
+        const double width =
+            std::min(band * 0.6, 4.0 * static_cast<double>(in.size() - (in.empty() ? 0 : 1)));
         for (std::size_t j = 0; j < in.size(); ++j) {
           const double spread =
               in.size() > 1 ? static_cast<double>(j) / static_cast<double>(in.size() - 1) - 0.5 : 0.0;
-          const double cx = centre + spread * band * 0.6;
+          const double cx = centre + spread * width;
           const double cy = y_axis.at(scaled(in[j]->rmax_flops_per_s), y1, y0);
           out << "<circle cx=\"" << px(cx) << "\" cy=\"" << px(cy) << "\" r=\"2.5\" fill=\"" << kColor
               << "\" fill-opacity=\"0.45\"/>\n";
