@@ -29,9 +29,12 @@ void text(std::ostringstream& out, double x, double y, const std::string& s, con
 
 void panel(std::ostringstream& out, const EcdfPanel& p, double x0, double x1) {
   double lo = INFINITY, hi = -INFINITY;
-  for (const EcdfSeries& s : p.series)
+  for (const EcdfSeries& s : p.series) {
     for (const double v : s.values)
       if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+    for (const auto& [x, f] : s.curve)
+      if (std::isfinite(x)) lo = std::min(lo, x), hi = std::max(hi, x);
+  }
   if (!std::isfinite(lo)) lo = 0, hi = 1;
   if (!(hi > lo)) {
     const double pad = std::fabs(hi) > 0 ? std::fabs(hi) * 0.05 : 1.0;
@@ -68,6 +71,24 @@ void panel(std::ostringstream& out, const EcdfPanel& p, double x0, double x1) {
       if (std::isfinite(x)) v.push_back(x);
     std::sort(v.begin(), v.end());
     const char* colour = kColors[s % kColors.size()];
+    const std::string label =
+        p.series[s].name + (p.series[s].curve.empty() ? " (" + std::to_string(v.size()) + ")" : "");
+    if (p.series.size() > 1) {
+      // Bottom right, where a distribution function rising to the top right leaves room.
+      const double ly = kBottom - 10 - 16 * static_cast<double>(p.series.size() - 1 - s);
+      out << "<line x1=\"" << px(x1 - 28) << "\" y1=\"" << px(ly - 4) << "\" x2=\"" << px(x1 - 8)
+          << "\" y2=\"" << px(ly - 4) << "\" stroke=\"" << colour << "\" stroke-width=\"3\"/>\n";
+      text(out, x1 - 34, ly, label, "end", " font-size=\"11\"");
+    }
+    if (!p.series[s].curve.empty()) {
+      out << "<polyline class=\"curve\" fill=\"none\" stroke=\"" << colour
+          << "\" stroke-width=\"2\" points=\"";
+      for (std::size_t i = 0; i < p.series[s].curve.size(); ++i)
+        out << (i ? " " : "") << px(x_of(p.series[s].curve[i].first)) << ","
+            << px(y_of(std::clamp(p.series[s].curve[i].second, 0.0, 1.0)));
+      out << "\"/>\n";
+      continue;
+    }
     if (v.empty()) continue;
     // The step curve: 0 left of the smallest value, up by 1/n at each value.
     std::ostringstream d;
@@ -79,13 +100,6 @@ void panel(std::ostringstream& out, const EcdfPanel& p, double x0, double x1) {
     d << " H" << px(x1);
     out << "<path class=\"series\" d=\"" << d.str() << "\" fill=\"none\" stroke=\"" << colour
         << "\" stroke-width=\"2\"/>\n";
-    if (p.series.size() > 1) {
-      const double ly = kTop + 16 + 16 * static_cast<double>(s);
-      out << "<line x1=\"" << px(x0 + 8) << "\" y1=\"" << px(ly - 4) << "\" x2=\"" << px(x0 + 28)
-          << "\" y2=\"" << px(ly - 4) << "\" stroke=\"" << colour << "\" stroke-width=\"3\"/>\n";
-      text(out, x0 + 34, ly, p.series[s].name + " (" + std::to_string(v.size()) + ")", "start",
-           " font-size=\"11\"");
-    }
   }
   out << "</g>\n";
 }

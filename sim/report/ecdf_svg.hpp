@@ -4,6 +4,7 @@
 // curve per series, so every value is drawn however many there are and no bin
 // width is chosen. Deterministic: the same panels give the same bytes.
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace hplsim::sim {
@@ -11,6 +12,9 @@ namespace hplsim::sim {
 struct EcdfSeries {
   std::string name;           ///< in the legend when a panel has more than one series
   std::vector<double> values; ///< in the panel's unit; non-finite ones are left out
+  /// A distribution function already computed, (x, share) in x order: drawn as
+  /// a line instead of the values' steps (the legend counts no values then).
+  std::vector<std::pair<double, double>> curve;
 };
 
 struct EcdfPanel {

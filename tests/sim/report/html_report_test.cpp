@@ -176,8 +176,8 @@ TEST_F(HtmlReport, TrialsShowPCompleteWithItsIntervalAndTheirDistribution) {
   EXPECT_NE(page.find(">95% interval [0.301, 0.954]<"), std::string::npos);
   EXPECT_NE(page.find(">3 of 4<"), std::string::npos);
   EXPECT_NE(page.find("class=\"ecdf\""), std::string::npos); // the distribution figure
-  EXPECT_NE(page.find(">completed (3)<"), std::string::npos);
-  EXPECT_NE(page.find(">failed (when it ended) (1)<"), std::string::npos);
+  EXPECT_NE(page.find(">one run, completed trials (3)<"), std::string::npos);
+  EXPECT_NE(page.find(">restarts included<"), std::string::npos);
   // Trial 0's 50.12 s with 4 digits in the column's unit, the unit of its largest value (175 s).
   EXPECT_NE(page.find(">0.8354<"), std::string::npos);
   EXPECT_NE(page.find(">run time, min<"), std::string::npos);
