@@ -25,7 +25,8 @@ std::vector<double> heights(const std::string& svg) {
 }
 
 TEST(EcdfSvg, EveryValueIsAStepUpToOne) {
-  const std::string svg = ecdf_svg({{"Run time", "s", "share", {{"completed", {3.0, 1.0, 2.0, NAN, 2.0}, {}}}}});
+  const std::string svg =
+      ecdf_svg({{"Run time", "s", "share", {{"completed", {3.0, 1.0, 2.0, NAN, 2.0}, {}}}}});
   const std::vector<double> ys = heights(svg);
   ASSERT_EQ(ys.size(), 4u); // the NaN is left out
   // The y axis spans 50 px (share 1) to 260 px (share 0): each of the 4 values lifts the curve 52.5 px.
@@ -35,8 +36,9 @@ TEST(EcdfSvg, EveryValueIsAStepUpToOne) {
 }
 
 TEST(EcdfSvg, SeveralSeriesGetALegendWithTheirCounts) {
-  const std::string svg = ecdf_svg({{"Rmax", "PF/s", "share", {{"P2P", {1.0, 2.0}, {}}, {"HYBRID", {1.5}, {}}}},
-                                    {"Time", "s", "share", {{"all", {4.0}, {}}}}});
+  const std::string svg =
+      ecdf_svg({{"Rmax", "PF/s", "share", {{"P2P", {1.0, 2.0}, {}}, {"HYBRID", {1.5}, {}}}},
+                {"Time", "s", "share", {{"all", {4.0}, {}}}}});
   EXPECT_NE(svg.find(">P2P (2)<"), std::string::npos);
   EXPECT_NE(svg.find(">HYBRID (1)<"), std::string::npos);
   EXPECT_NE(svg.find(">Time<"), std::string::npos);
