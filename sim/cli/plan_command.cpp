@@ -16,6 +16,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/study_items.hpp"
 #include "sim/distributed/world.hpp"
+#include "sim/report/about.hpp"
 #include "sim/run/simulate.hpp"
 #include "sim/run/trials.hpp"
 #include "sim/scenario/grid_rule.hpp"
@@ -132,6 +133,9 @@ int plan(PlanArgs a, const ScenarioOverrides& overrides) {
   }
   if (world.is_root()) {
     prepare_output_dir(a.out_dir);
+    write_about_json(
+        {"plan", base.name, base.description, "", to_string(effective_mode(base)), base.options.seed},
+        a.out_dir);
     std::cout << "Plan: " << base.name << ", " << a.trials << " trials per node count, "
               << to_string(effective_mode(base)) << " mode, seed " << base.options.seed << "\n"
               << "Rule: " << kRederiveRule << "\n";

@@ -12,6 +12,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/run_trials.hpp"
 #include "sim/distributed/world.hpp"
+#include "sim/report/about.hpp"
 #include "sim/report/faults_report.hpp"
 #include "sim/report/plot_svg.hpp"
 #include "sim/report/report.hpp"
@@ -136,7 +137,12 @@ int run(RunArgs a, const CLI::App& cmd) {
   check_memory_fits(sc);
   // Before any simulation: a path that cannot take the outputs is found now,
   // not after the run.
-  if (world.is_root()) prepare_output_dir(a.out_dir);
+  if (world.is_root()) {
+    prepare_output_dir(a.out_dir);
+    write_about_json({a.trials > 0 ? "trials" : "run", sc.name, sc.description, "",
+                      to_string(effective_mode(sc)), sc.options.seed},
+                     a.out_dir);
+  }
   if (a.trials > 0) {
     ProgressBar bar(world.is_root());
     TrialsArgs t{

@@ -12,6 +12,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/study_items.hpp"
 #include "sim/distributed/world.hpp"
+#include "sim/report/about.hpp"
 #include "sim/report/report.hpp"
 #include "sim/run/simulate.hpp"
 #include "sim/scenario/hpl_dat.hpp"
@@ -112,6 +113,9 @@ int run_sweep_points(const SweepRun& run, const std::vector<SweepPoint>& points)
     for (const std::string& w : run.warnings)
       std::cerr << "warning: " << w << "\n";
     prepare_output_dir(run.out_dir);
+    write_about_json({"sweep", base.name, base.description, run.source, to_string(effective_mode(base)),
+                      base.options.seed},
+                     run.out_dir);
     std::cout << "Sweep: " << base.name << (run.source.empty() ? "" : " with " + run.source) << ", "
               << points.size() << " points, " << to_string(effective_mode(base)) << " mode, seed "
               << base.options.seed << "\nRule: " << run.rule << "\n";

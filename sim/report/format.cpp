@@ -68,4 +68,15 @@ std::string format_bytes(double bytes, int digits) {
   return format_sig(value, index == 0 ? 6 : digits) + " " + names[index];
 }
 
+std::string format_count(long long count) {
+  const std::string digits =
+      std::to_string(count < 0 ? -(count + 1) + 1ULL : static_cast<unsigned long long>(count));
+  std::string text;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) text += ',';
+    text += digits[i];
+  }
+  return count < 0 ? "-" + text : text;
+}
+
 } // namespace hplsim::sim

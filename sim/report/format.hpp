@@ -35,4 +35,7 @@ std::string format_interval(double low, double high, int digits = 3);
 // Bytes in binary units: "2.04 GiB", "512 MiB".
 std::string format_bytes(double bytes, int digits = 3);
 
+// A count with its thousands grouped: "1,228,800", "-4,096", "48".
+std::string format_count(long long count);
+
 } // namespace hplsim::sim

@@ -100,8 +100,13 @@ std::string heatmap_svg(const Heatmap& map) {
     }
   }
   const double ly = kTop + kCellH * static_cast<double>(map.rows.size()) + 30;
+  bool any_near = false;
+  for (const auto& row : map.near_best)
+    any_near = any_near || std::find(row.begin(), row.end(), true) != row.end();
+  // The legend names only what is drawn: no dashed cell, no word of them.
   out << "<text x=\"" << px(kLeft) << "\" y=\"" << px(ly) << "\">" << escape(map.unit)
-      << ". Ringed: the best. Dashed: within twice the sampling error of it.</text>\n";
+      << ". Ringed: the best." << (any_near ? " Dashed: within twice the sampling error of it." : "")
+      << "</text>\n";
   // Colour scale: five stops from the lowest value to the highest.
   for (std::size_t i = 0; i < 5; ++i) {
     const double t = static_cast<double>(i) / 4.0;

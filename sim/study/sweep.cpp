@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/report/heatmap_svg.hpp"
-#include "sim/report/interval_plot_svg.hpp"
+#include "sim/report/sweep_plot_svg.hpp"
 #include "sim/report/units.hpp"
 #include "sim/scenario/grid_rule.hpp"
 #include "sim/support/errors.hpp"
@@ -346,27 +346,21 @@ void write_sweep_csv(const std::vector<SweepResult>& results, const std::vector<
 
 void write_sweep_svg(const std::vector<SweepResult>& results, const std::vector<Ranked>& ranking,
                      const std::string& path) {
-  IntervalPanel p;
-  p.title = "Rmax of each point, whiskers: twice its sampling error";
-  double top = 0.0;
-  for (const Ranked& r : ranking)
-    top = std::max(top, r.rmax_flops_per_s);
-  const Unit unit = rate_unit(top);
-  p.y_label = unit.name;
-  std::vector<const Ranked*> by_index(results.size());
-  for (const Ranked& r : ranking)
-    by_index[r.index] = &r;
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    const Ranked& r = *by_index[i];
-    const double e = std::max(0.0, r.sampling_error) * r.rmax_flops_per_s;
-    p.x.push_back(double(i + 1));
-    p.x_labels.push_back(label_of(results[i]));
-    p.y.push_back(r.rmax_flops_per_s > 0 ? r.rmax_flops_per_s / unit.scale : std::nan(""));
-    p.low.push_back((r.rmax_flops_per_s - 2 * e) / unit.scale);
-    p.high.push_back((r.rmax_flops_per_s + 2 * e) / unit.scale);
+  SweepPlot plot;
+  plot.title = "Rmax of the sweep's " + std::to_string(results.size()) + " points";
+  if (!results.empty())
+    for (const auto& [name, value] : results.front().values)
+      plot.names.push_back(name);
+  for (const Ranked& r : ranking) {
+    SweepPlotPoint p;
+    for (const auto& [name, value] : results[r.index].values)
+      p.values.push_back(value);
+    p.rmax_flops_per_s = r.rmax_flops_per_s;
+    p.sampling_error = r.sampling_error;
+    plot.points.push_back(std::move(p));
   }
-  if (!ranking.empty()) p.best = ranking.front().index;
-  write_interval_plot_svg("point", {p}, path);
+  const std::string svg = sweep_plot_svg(plot);
+  write_file_atomically(path, [&svg](std::ostream& out) { out << svg; });
 }
 
 bool write_sweep_heatmap_svg(const std::vector<SweepResult>& results, const std::vector<Ranked>& ranking,

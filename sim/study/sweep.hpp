@@ -78,8 +78,9 @@ std::vector<Ranked> rank_points(const std::vector<SweepResult>& results);
 /// their JSON text), then the rank.
 void write_sweep_csv(const std::vector<SweepResult>& results, const std::vector<Ranked>& ranking,
                      const std::string& path);
-/// sweep.svg: Rmax of every point, in point order, with twice its sampling
-/// error as whiskers, the best ringed.
+/// sweep.svg (sim/report/sweep_plot_svg.hpp): the best points ranked, with
+/// twice their sampling error as whiskers when they have one, and every
+/// point's Rmax over each varied parameter.
 void write_sweep_svg(const std::vector<SweepResult>& results, const std::vector<Ranked>& ranking,
                      const std::string& path);
 /// sweep-heatmap.svg when exactly two names vary (P x Q down the rows when it

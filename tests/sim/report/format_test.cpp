@@ -40,5 +40,13 @@ TEST(Format, DurationsIntervalsAndChanges) {
   EXPECT_EQ(format_bytes(2.04 * 1024 * 1024 * 1024), "2.04 GiB");
 }
 
+TEST(Format, CountsGroupTheirThousands) {
+  EXPECT_EQ(format_count(1228800), "1,228,800");
+  EXPECT_EQ(format_count(48), "48");
+  EXPECT_EQ(format_count(1000), "1,000");
+  EXPECT_EQ(format_count(-4096), "-4,096");
+  EXPECT_EQ(format_count(0), "0");
+}
+
 } // namespace
 } // namespace hplsim::sim
