@@ -20,8 +20,8 @@ hi=${4:-0.3}
 tol=${5:-0.003}
 field=${6:-node_gpu_step_cv}
 target=1.012e18
-# The calibrated model: the scenario with the at-scale file (whose fields each probe overrides).
-atscale=machine.variability_file=../models/calibrations/aurora-at-scale.textproto
+# The calibrated model: the scenario names the at-scale file (whose fields each probe overrides).
+atscale=machine.variability_file=../models/calibrations/aurora-at-scale.textproto  # as the scenario has it
 mkdir -p "$out"
 
 rmax_at() { # value -> Rmax (flop/s) of aurora-hpl-sc24 with FIELD at that value
