@@ -42,7 +42,7 @@ ScenarioFile find_scenario_file(const std::string& base_dir, const std::string& 
   ScenarioFile out;
   const fs::path given(value);
   if (given.is_absolute()) {
-    out.tried.push_back(given.lexically_normal().string());
+    out.tried.push_back(value);
   } else {
     const fs::path beside = (fs::path(base_dir.empty() ? "." : base_dir) / given).lexically_normal();
     out.tried.push_back(beside.string());

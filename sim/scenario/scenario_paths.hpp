@@ -24,7 +24,7 @@ struct ScenarioFile {
 };
 
 /// Looks up `value` (a *_file field) for a scenario in `base_dir`. An absolute
-/// `value` is its only candidate.
+/// `value` is its only candidate, as written.
 ScenarioFile find_scenario_file(const std::string& base_dir, const std::string& value);
 
 /// The candidates for an error message: "\"a\" (next to the scenario), \"b\" (under the data root)".
