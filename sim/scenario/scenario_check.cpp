@@ -210,10 +210,8 @@ void Checker::report(std::string_view anchor, const std::string& what,
 
 void Checker::throw_reported() const {
   if (reported_.empty()) return;
-  std::string all = reported_.front();
-  for (std::size_t i = 1; i < reported_.size(); ++i)
-    all += "\nerror: " + reported_[i];
-  throw ScenarioError(all);
+  if (reported_.size() == 1) throw ScenarioError(reported_.front());
+  throw ScenarioErrors(reported_);
 }
 
 std::string MessageCheck::path(std::string_view field) const {

@@ -57,8 +57,8 @@ std::string format_number(std::int64_t value);
 
 /// Locates problems in one source, honouring overrides. A rule whose breach
 /// leaves the rest of the scenario checkable reports its problem and lets the
-/// checks go on; a rule that cannot go on fails. Either way the ScenarioError
-/// thrown in the end lists every problem reported so far, one per line.
+/// checks go on; a rule that cannot go on fails. Either way the error thrown
+/// in the end lists every problem reported so far, one per line.
 class Checker {
 public:
   Checker(SourceMap source, const OverrideLog* overrides)
@@ -72,8 +72,8 @@ public:
   void report(std::string_view anchor, const std::string& what,
               std::initializer_list<std::string_view> involved = {}) const;
   bool has_reports() const { return !reported_.empty(); }
-  /// Throws the reported problems, if any, as one ScenarioError: the first
-  /// problem, then "\nerror: <problem>" for each other.
+  /// Throws the reported problems, if any: one as a ScenarioError, several as
+  /// ScenarioErrors (one problem per line of what()).
   void throw_reported() const;
 
 private:

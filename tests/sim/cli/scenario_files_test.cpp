@@ -3,6 +3,7 @@
 // under the data root), a misspelled field gets a suggestion, and every broken
 // combination of fields is listed at once, by `run` and by `run --dry-run`.
 #include <filesystem>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,10 +65,12 @@ TEST(CliScenarioFiles, EveryBrokenCombinationIsListedByRunAndDryRun) {
     EXPECT_NE(r.err.find(": workload: ranks_per_node*gpus_per_rank = 7*1 = 7 exceeds the node's GPUs"),
               std::string::npos)
         << r.err;
-    std::size_t errors = 0;
-    for (auto at = r.err.find("error: "); at != std::string::npos; at = r.err.find("error: ", at + 1))
-      ++errors;
-    EXPECT_EQ(errors, 3u) << r.err;
+    // One error line per problem, each located in the scenario.
+    std::size_t lines = 0;
+    std::istringstream in(r.err);
+    for (std::string line; std::getline(in, line); ++lines)
+      EXPECT_EQ(line.rfind("error: " + path + ":", 0), 0u) << line;
+    EXPECT_EQ(lines, 3u) << r.err;
     EXPECT_FALSE(fs::exists(dir / "out" / "summary.json"));
   }
 }

@@ -504,15 +504,21 @@ TEST(ScenarioLoader, ReportsEveryBrokenCombinationAtOnce) {
     text.replace(text.find(from), from.size(), to);
   const std::string e = error_of(text);
   EXPECT_EQ(e.rfind("x.textproto:25:1: workload: p*q = 8 must equal nodes*ranks_per_node = 27", 0), 0u) << e;
-  EXPECT_NE(e.find("\nerror: x.textproto:26:3: workload.nodes = 9 exceeds the machine's nodes = 8"),
+  EXPECT_NE(e.find("\nx.textproto:26:3: workload.nodes = 9 exceeds the machine's nodes = 8"),
             std::string::npos)
       << e;
-  EXPECT_NE(e.find("\nerror: x.textproto:27:3: workload: ranks_per_node*gpus_per_rank = 3*1 = 3 exceeds the "
+  EXPECT_NE(e.find("\nx.textproto:27:3: workload: ranks_per_node*gpus_per_rank = 3*1 = 3 exceeds the "
                    "node's GPUs"),
             std::string::npos)
       << e;
-  EXPECT_NE(e.find("\nerror: x.textproto:28:3: the run does not fit in memory:"), std::string::npos) << e;
+  EXPECT_NE(e.find("\nx.textproto:28:3: the run does not fit in memory:"), std::string::npos) << e;
   EXPECT_EQ(std::count(e.begin(), e.end(), '\n'), 3) << e; // one line per problem
+  try {
+    load_scenario_text(text, "x.textproto");
+    FAIL() << "expected ScenarioErrors";
+  } catch (const ScenarioErrors& several) {
+    EXPECT_EQ(several.problems().size(), 4u); // the command line prints each on its own error line
+  }
 }
 
 TEST(ScenarioLoader, AFieldsOwnRuleStopsTheCheckAfterTheCombinationsFoundBeforeIt) {
@@ -521,7 +527,7 @@ TEST(ScenarioLoader, AFieldsOwnRuleStopsTheCheckAfterTheCombinationsFoundBeforeI
   text += "options { fast { swap_roll_group: 3 } }\n";
   const std::string e = error_of(text);
   EXPECT_EQ(e.rfind("x.textproto:24:1: workload: p*q = 6 must equal", 0), 0u) << e;
-  EXPECT_NE(e.find("\nerror: x.textproto:32:18: options.fast.swap_roll_group must be 1 or even, got 3"),
+  EXPECT_NE(e.find("\nx.textproto:32:18: options.fast.swap_roll_group must be 1 or even, got 3"),
             std::string::npos)
       << e;
 }
