@@ -149,5 +149,28 @@ TEST_F(ScenarioPaths, NodeRatesFoundUnderTheDataRootReachTheModels) {
   EXPECT_EQ(loaded.variability.node_rates_file(), (root / "rates/r.txt").string());
 }
 
+TEST_F(ScenarioPaths, ADropNodesFileUnderTheDataRootIsReadByThePrescreen) {
+  // small-dragonfly-flap's machine (48 nodes) on 40 of them, with nodes 3 and
+  // 7 listed in a file only the data root has: the run's nodes leave them out.
+  const fs::path root = dir_ / "root";
+  fs::create_directories(root / "models");
+  fs::copy(kSource / "models/calibrations", root / "models/calibrations");
+  write("root/lists/drop.txt", "3\n7\n");
+  setenv("HPLSIM_DATA_DIR", root.c_str(), 1);
+  std::string text = read_text(kSource / "scenarios/faults/small-dragonfly-flap.textproto");
+  text = text.substr(0, text.find("faults {")) +
+         "faults { prescreen { drop_nodes_file: \"../lists/drop.txt\" } }\n";
+  ScenarioOverrides on_40;
+  on_40.nodes = 40;
+  on_40.p = 12;
+  on_40.q = 20;
+  const ResolvedScenario sc =
+      resolve(load_scenario(write("x/s.textproto", text), on_40)); // resolve applies it
+  const auto& m = sc.workload.node_map;
+  ASSERT_EQ(m.size(), 40u);
+  EXPECT_EQ(std::count(m.begin(), m.end(), 3), 0);
+  EXPECT_EQ(std::count(m.begin(), m.end(), 7), 0);
+}
+
 } // namespace
 } // namespace hplsim::sim
