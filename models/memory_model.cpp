@@ -41,16 +41,6 @@ std::string gb(double bytes) {
   return buf;
 }
 
-std::string grouped(std::int64_t v) {
-  const std::string digits = std::to_string(v < 0 ? -v : v);
-  std::string s = v < 0 ? "-" : "";
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) s += ',';
-    s += digits[i];
-  }
-  return s;
-}
-
 std::string percent(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * x);
@@ -267,6 +257,16 @@ MemoryFootprint memory_footprint(const MemoryInputs& in) {
   f.fits = device_ok && host_ok;
   f.explanation = explain(in, f, device_ok, host_ok);
   return f;
+}
+
+std::string grouped(std::int64_t v) {
+  const std::string digits = std::to_string(v < 0 ? -v : v);
+  std::string s = v < 0 ? "-" : "";
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) s += ',';
+    s += digits[i];
+  }
+  return s;
 }
 
 std::int64_t largest_fitting_n(const MemoryInputs& in, std::optional<double> memory_fraction) {

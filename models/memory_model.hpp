@@ -175,4 +175,7 @@ MemoryFootprint memory_footprint(const MemoryInputs& in);
 /// result + NB does not.
 std::int64_t largest_fitting_n(const MemoryInputs& in, std::optional<double> memory_fraction = std::nullopt);
 
+/// An integer with thousands separators, as the explanations write N: "1,234,560".
+std::string grouped(std::int64_t value);
+
 } // namespace hplsim::models

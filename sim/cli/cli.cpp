@@ -72,6 +72,10 @@ int run_cli(int argc, char** argv) {
     for (const Command& c : commands)
       if (*c.app) return c.run();
     return kExitUsage;
+  } catch (const ScenarioErrors& e) {
+    for (const std::string& problem : e.problems())
+      std::cerr << "error: " << problem << "\n";
+    return failed(kExitInput);
   } catch (const UserError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return failed(kExitInput);

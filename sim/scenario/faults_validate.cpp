@@ -7,6 +7,7 @@
 
 #include "sim/scenario/machine_topology.hpp"
 #include "sim/scenario/scenario_defaults.hpp"
+#include "sim/scenario/scenario_paths.hpp"
 #include "sim/scenario/scenario_validate.hpp"
 
 namespace hplsim::sim::detail {
@@ -91,8 +92,12 @@ void check_prescreen(const Checker& c, const Prescreen& p, const std::string& ba
   const MessageCheck m(c, p, "faults.prescreen");
   m.in_range("drop_slowest_fraction", 0.0, true, 1.0, false);
   if (!m.has("drop_nodes_file")) return;
-  std::ifstream in(resolve_relative(base_dir, p.drop_nodes_file()));
-  if (!in) m.fail("drop_nodes_file", m.path("drop_nodes_file") + ": cannot open " + p.drop_nodes_file());
+  const ScenarioFile file = find_scenario_file(base_dir, p.drop_nodes_file());
+  if (!file.found)
+    m.fail("drop_nodes_file", m.path("drop_nodes_file") + " \"" + p.drop_nodes_file() +
+                                  "\": no such file; tried " + describe_tried(file));
+  std::ifstream in(file.path);
+  if (!in) m.fail("drop_nodes_file", m.path("drop_nodes_file") + ": cannot open " + file.path);
 }
 
 } // namespace

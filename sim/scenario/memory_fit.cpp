@@ -71,12 +71,22 @@ std::optional<bool> fits_in_memory(const ResolvedScenario& sc) {
   return f->fits;
 }
 
-void check_memory_fits(const ResolvedScenario& sc) {
+std::optional<std::string> memory_refusal(const ResolvedScenario& sc) {
   const auto f = memory_footprint(sc);
-  if (!f || f->fits || sc.options.allow_memory_oversubscription) return;
-  throw ScenarioError(sc.path + ": the run does not fit in memory: " + f->explanation +
-                      " (real HPL would fail to allocate it; to simulate it anyway, set "
-                      "options.allow_memory_oversubscription or pass --allow-oversubscription)");
+  if (!f || f->fits || sc.options.allow_memory_oversubscription) return std::nullopt;
+  const std::int64_t largest = largest_fitting_n(sc).value_or(0);
+  const std::string grid = std::to_string(sc.workload.p) + " x " + std::to_string(sc.workload.q);
+  const std::string nb = models::grouped(sc.workload.nb);
+  return "the run does not fit in memory: " + f->explanation + " " +
+         (largest > 0 ? "The largest N that fits is " + models::grouped(largest) + " (at NB " + nb +
+                            ", P x Q " + grid + ")."
+                      : "No N fits at NB " + nb + ", P x Q " + grid + ".") +
+         " Real HPL would fail to allocate it; to simulate it anyway, set "
+         "options.allow_memory_oversubscription or pass --allow-oversubscription.";
+}
+
+void check_memory_fits(const ResolvedScenario& sc) {
+  if (const auto refusal = memory_refusal(sc)) throw ScenarioError(sc.path + ": " + *refusal);
 }
 
 std::string memory_report(const ResolvedScenario& sc) {

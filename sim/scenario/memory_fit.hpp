@@ -25,9 +25,13 @@ std::optional<models::MemoryFootprint> memory_footprint(const ResolvedScenario& 
 /// true / false when checked, nullopt when not modelled (summary.json's fits_in_memory).
 std::optional<bool> fits_in_memory(const ResolvedScenario& scenario);
 
-/// Throws ScenarioError naming N, NB, P x Q, the bytes needed per rank and per
-/// device and what is available, when the run does not fit and the scenario
-/// does not allow it (options.allow_memory_oversubscription, --allow-oversubscription).
+/// Why the run is refused, when it does not fit and the scenario does not
+/// allow it (options.allow_memory_oversubscription, --allow-oversubscription):
+/// N, NB, P x Q, the bytes needed per rank and per device, what is available,
+/// and the largest N that fits (largest_fitting_n). nullopt otherwise.
+std::optional<std::string> memory_refusal(const ResolvedScenario& scenario);
+
+/// Throws ScenarioError "<scenario>: <memory_refusal>" when there is one.
 void check_memory_fits(const ResolvedScenario& scenario);
 
 /// Human-readable memory use of the configuration (run --dry-run).

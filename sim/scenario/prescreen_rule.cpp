@@ -11,6 +11,7 @@
 #include "models/variability.hpp"
 #include "sim/scenario/grid_rule.hpp"
 #include "sim/scenario/scenario_check.hpp"
+#include "sim/scenario/scenario_paths.hpp"
 #include "sim/support/errors.hpp"
 
 namespace hplsim::sim {
@@ -18,7 +19,7 @@ namespace hplsim::sim {
 namespace {
 
 std::set<int> nodes_in_file(const ResolvedScenario& sc, const std::string& file, int machine_nodes) {
-  const std::string path = detail::resolve_relative(sc.base_dir, file);
+  const std::string path = find_scenario_file(sc.base_dir, file).path;
   std::ifstream in(path);
   if (!in) throw ScenarioError(path + ": cannot open (faults.prescreen.drop_nodes_file)");
   std::set<int> nodes;

@@ -1,7 +1,5 @@
 #include "sim/scenario/scenario_check.hpp"
 
-#include <filesystem>
-
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -9,7 +7,10 @@
 #include <optional>
 #include <stdexcept>
 
+#include <google/protobuf/descriptor.h>
 #include <google/protobuf/io/tokenizer.h>
+
+#include "sim/support/suggest.hpp"
 
 namespace hplsim::sim::detail {
 namespace pb = google::protobuf;
@@ -102,6 +103,27 @@ std::optional<std::pair<int, int>> offending_token(const std::string& text, int 
   return std::nullopt;
 }
 
+/// For protobuf's "Message type \"T\" has no field named \"x\"." error:
+/// " (did you mean \"y\"?)" with y the field of T nearest to x, or "".
+std::string field_suggestion(const std::string& message, const pb::Message& root) {
+  static constexpr std::string_view kType = "Message type \"";
+  static constexpr std::string_view kField = "\" has no field named \"";
+  const auto type_at = message.find(kType);
+  const auto field_at = message.find(kField);
+  if (type_at == std::string::npos || field_at == std::string::npos || field_at < type_at) return "";
+  const std::string type_name = message.substr(type_at + kType.size(), field_at - type_at - kType.size());
+  const auto name_begin = field_at + kField.size();
+  const auto name_end = message.find('"', name_begin);
+  if (name_end == std::string::npos) return "";
+  const pb::Descriptor* type = root.GetDescriptor()->file()->pool()->FindMessageTypeByName(type_name);
+  if (type == nullptr) return "";
+  std::vector<std::string> names;
+  for (int i = 0; i < type->field_count(); ++i)
+    names.push_back(type->field(i)->name());
+  const auto best = closest_name(std::string_view(message).substr(name_begin, name_end - name_begin), names);
+  return best ? " (did you mean \"" + *best + "\"?)" : "";
+}
+
 } // namespace
 
 void parse_textproto(const std::string& text, const std::string& file, pb::Message& message,
@@ -116,7 +138,7 @@ void parse_textproto(const std::string& text, const std::string& file, pb::Messa
     if (errors.has_error()) {
       if (const auto token = offending_token(text, errors.line(), errors.column(), errors.message()))
         errors.move_to(token->first, token->second);
-      throw ScenarioError(errors.describe(file));
+      throw ScenarioError(errors.describe(file) + field_suggestion(errors.message(), message));
     }
     throw ScenarioError(file + ": error: cannot parse as " + message.GetDescriptor()->full_name());
   }
@@ -164,14 +186,32 @@ std::string format_number(std::int64_t value) {
   return std::to_string(value);
 }
 
-void Checker::fail(std::string_view anchor, const std::string& what,
-                   std::initializer_list<std::string_view> involved) const {
+std::string Checker::locate_problem(std::string_view anchor, const std::string& what,
+                                    std::initializer_list<std::string_view> involved) const {
   if (overrides_ != nullptr) {
     const std::string* label = overrides_->find(involved);
     if (label == nullptr) label = overrides_->find({anchor});
-    if (label != nullptr) throw ScenarioError(*label + ": " + what);
+    if (label != nullptr) return *label + ": " + what;
   }
-  throw ScenarioError(locate(source_, anchor) + ": " + what);
+  return locate(source_, anchor) + ": " + what;
+}
+
+void Checker::fail(std::string_view anchor, const std::string& what,
+                   std::initializer_list<std::string_view> involved) const {
+  report(anchor, what, involved);
+  throw_reported();
+  throw std::logic_error("Checker::fail: nothing to throw"); // unreachable: report() just added one
+}
+
+void Checker::report(std::string_view anchor, const std::string& what,
+                     std::initializer_list<std::string_view> involved) const {
+  reported_.push_back(locate_problem(anchor, what, involved));
+}
+
+void Checker::throw_reported() const {
+  if (reported_.empty()) return;
+  if (reported_.size() == 1) throw ScenarioError(reported_.front());
+  throw ScenarioErrors(reported_);
 }
 
 std::string MessageCheck::path(std::string_view field) const {
@@ -274,12 +314,6 @@ void MessageCheck::in_range(std::string_view field, double lo, bool lo_closed, d
                 p + " must be in " + (lo_closed ? "[" : "(") + format_number(lo) + ", " + format_number(hi) +
                     (hi_closed ? "]" : ")") + ", got " + value_text(field),
                 {p});
-}
-
-std::string resolve_relative(const std::string& base_dir, const std::string& path) {
-  const std::filesystem::path p(path);
-  if (p.is_absolute() || base_dir.empty()) return path;
-  return (std::filesystem::path(base_dir) / p).lexically_normal().string();
 }
 
 } // namespace hplsim::sim::detail

@@ -51,26 +51,38 @@ private:
   std::vector<std::pair<std::string, std::string>> entries_;
 };
 
-/// `path` as opened from a scenario in `base_dir`: relative paths are the scenario's.
-std::string resolve_relative(const std::string& base_dir, const std::string& path);
-
 /// Shortest text that reads back as the same value ("-1", "2.5e+10", "nan").
 std::string format_number(double value);
 std::string format_number(std::int64_t value);
 
-/// Throws ScenarioError located in one source, honouring overrides.
+/// Locates problems in one source, honouring overrides. A rule whose breach
+/// leaves the rest of the scenario checkable reports its problem and lets the
+/// checks go on; a rule that cannot go on fails. Either way the error thrown
+/// in the end lists every problem reported so far, one per line.
 class Checker {
 public:
   Checker(SourceMap source, const OverrideLog* overrides)
       : source_(std::move(source)), overrides_(overrides) {}
-  /// Throws "<where>: <what>": where = the latest override that set `anchor`
-  /// or one of `involved`, else the file location of `anchor`.
+  /// Throws "<where>: <what>" (after the problems reported before it): where =
+  /// the latest override that set `anchor` or one of `involved`, else the file
+  /// location of `anchor`.
   [[noreturn]] void fail(std::string_view anchor, const std::string& what,
                          std::initializer_list<std::string_view> involved = {}) const;
+  /// Records "<where>: <what>" (located as by fail) and returns.
+  void report(std::string_view anchor, const std::string& what,
+              std::initializer_list<std::string_view> involved = {}) const;
+  bool has_reports() const { return !reported_.empty(); }
+  /// Throws the reported problems, if any: one as a ScenarioError, several as
+  /// ScenarioErrors (one problem per line of what()).
+  void throw_reported() const;
 
 private:
+  std::string locate_problem(std::string_view anchor, const std::string& what,
+                             std::initializer_list<std::string_view> involved) const;
+
   SourceMap source_;
   const OverrideLog* overrides_;
+  mutable std::vector<std::string> reported_; // problems found so far, in the order found
 };
 
 enum class Need { Optional, Required };

@@ -1,7 +1,9 @@
 // The scenario's validation rules: required fields, ranges, and the
 // combinations that make a run impossible (grid vs ranks, ranks vs cores and
-// GPUs, nodes vs the topology's ports). One ScenarioError for the first problem,
-// located at the offending field (or the override that set it).
+// GPUs, nodes vs the topology's ports). Each problem is located at the offending
+// field (or the override that set it). A field's own rules stop at the first
+// problem; the combinations of fields (grid vs ranks, nodes, cores, GPUs,
+// memory) are all checked and reported together in one ScenarioError.
 #include <algorithm>
 #include <cerrno>
 #include <climits>
@@ -17,8 +19,10 @@
 #include "models/kernel_model.hpp"
 #include "models/protocol_model.hpp"
 #include "models/variability.hpp"
+#include "sim/scenario/memory_fit.hpp"
 #include "sim/scenario/scenario_check.hpp"
 #include "sim/scenario/scenario_defaults.hpp"
+#include "sim/scenario/scenario_paths.hpp"
 #include "sim/scenario/scenario_validate.hpp"
 
 namespace hplsim::sim::detail {
@@ -247,10 +251,12 @@ void check_variability(const Checker& c, const models::VariabilityParams& var, c
              v.path("node_rates_file") + " excludes node_rate_cv and degraded_fraction (the measured factors "
                                          "already contain both)",
              {v.path("node_rates_file"), v.path("node_rate_cv"), v.path("degraded_fraction")});
-    const std::filesystem::path file =
-        (std::filesystem::path(base_dir) / var.node_rates_file()).lexically_normal();
-    if (!std::ifstream(file))
-      v.fail("node_rates_file", v.path("node_rates_file") + ": cannot open \"" + file.string() + "\"");
+    const ScenarioFile file = find_scenario_file(base_dir, var.node_rates_file());
+    if (!file.found)
+      v.fail("node_rates_file", v.path("node_rates_file") + " \"" + var.node_rates_file() +
+                                    "\": no such file; tried " + describe_tried(file));
+    if (!std::ifstream(file.path))
+      v.fail("node_rates_file", v.path("node_rates_file") + ": cannot open \"" + file.path + "\"");
   }
 }
 
@@ -283,11 +289,11 @@ void check_workload(const Checker& c, const Workload& wl) {
   const Int pq = Int{wl.p()} * wl.q();
   const Int ranks = Int{wl.nodes()} * wl.ranks_per_node();
   if (pq != ranks)
-    c.fail("workload",
-           "workload: p*q = " + str(pq) + " must equal nodes*ranks_per_node = " + str(ranks) +
-               " (p = " + str(wl.p()) + ", q = " + str(wl.q()) + ", nodes = " + str(wl.nodes()) +
-               ", ranks_per_node = " + str(wl.ranks_per_node()) + ")",
-           {"workload.p", "workload.q", "workload.nodes", "workload.ranks_per_node"});
+    c.report("workload",
+             "workload: p*q = " + str(pq) + " must equal nodes*ranks_per_node = " + str(ranks) +
+                 " (p = " + str(wl.p()) + ", q = " + str(wl.q()) + ", nodes = " + str(wl.nodes()) +
+                 ", ranks_per_node = " + str(wl.ranks_per_node()) + ")",
+             {"workload.p", "workload.q", "workload.nodes", "workload.ranks_per_node"});
   // WorkloadConfig::ranks() and every rank index are ints.
   if (pq > INT_MAX)
     c.fail("workload", "workload: p*q = " + str(pq) + " ranks exceeds " + str(INT_MAX),
@@ -303,43 +309,45 @@ void check_workload(const Checker& c, const Workload& wl) {
   check_mxp(MessageCheck(c, wl.mxp(), "workload.mxp"));
 }
 
-/// Combinations across machine and workload, on the resolved values (defaults filled).
+/// Combinations across machine and workload, on the resolved values (defaults
+/// filled). Each breach is reported, not thrown: the user sees all of them.
 void check_fit(const Checker& c, const ResolvedScenario& r, const Scenario& s) {
   const NodeConfig& node = r.machine.node;
   const WorkloadConfig& w = r.workload;
   const TopologyConfig& t = r.machine.topology;
   if (w.nodes > t.nodes)
-    c.fail("workload.nodes",
-           "workload.nodes = " + str(w.nodes) + " exceeds the machine's nodes = " + str(t.nodes) +
-               (s.machine().topology().has_nodes() ? " (machine.topology.nodes)"
-                                                   : " (the topology's endpoint ports / NICs per node)"),
-           {"workload.nodes", "machine.topology.nodes"});
+    c.report("workload.nodes",
+             "workload.nodes = " + str(w.nodes) + " exceeds the machine's nodes = " + str(t.nodes) +
+                 (s.machine().topology().has_nodes() ? " (machine.topology.nodes)"
+                                                     : " (the topology's endpoint ports / NICs per node)"),
+             {"workload.nodes", "machine.topology.nodes"});
   if (w.ranks_per_node > node.cores_per_node())
-    c.fail("workload.ranks_per_node",
-           "workload.ranks_per_node = " + str(w.ranks_per_node) +
-               " exceeds the node's cores: sockets*cores_per_socket = " + str(node.sockets) + "*" +
-               str(node.cores_per_socket) + " = " + str(node.cores_per_node()),
-           {"workload.ranks_per_node", "machine.node.sockets", "machine.node.cores_per_socket"});
+    c.report("workload.ranks_per_node",
+             "workload.ranks_per_node = " + str(w.ranks_per_node) +
+                 " exceeds the node's cores: sockets*cores_per_socket = " + str(node.sockets) + "*" +
+                 str(node.cores_per_socket) + " = " + str(node.cores_per_node()),
+             {"workload.ranks_per_node", "machine.node.sockets", "machine.node.cores_per_socket"});
   if (node.gpus_per_node() > 0 && Int{w.ranks_per_node} * w.gpus_per_rank() > node.gpus_per_node())
-    c.fail("workload.ranks_per_node",
-           "workload: ranks_per_node*gpus_per_rank = " + str(w.ranks_per_node) + "*" +
-               str(w.gpus_per_rank()) + " = " + str(Int{w.ranks_per_node} * w.gpus_per_rank()) +
-               " exceeds the node's GPUs: sockets*gpus_per_socket = " + str(node.sockets) + "*" +
-               str(node.gpus_per_socket) + " = " + str(node.gpus_per_node()),
-           {"workload.ranks_per_node", "workload.mxp.gpus_per_rank", "machine.node.sockets",
-            "machine.node.gpus_per_socket"});
+    c.report("workload.ranks_per_node",
+             "workload: ranks_per_node*gpus_per_rank = " + str(w.ranks_per_node) + "*" +
+                 str(w.gpus_per_rank()) + " = " + str(Int{w.ranks_per_node} * w.gpus_per_rank()) +
+                 " exceeds the node's GPUs: sockets*gpus_per_socket = " + str(node.sockets) + "*" +
+                 str(node.gpus_per_socket) + " = " + str(node.gpus_per_node()),
+             {"workload.ranks_per_node", "workload.mxp.gpus_per_rank", "machine.node.sockets",
+              "machine.node.gpus_per_socket"});
   if (node.gpus_per_node() == 0 && r.workload.benchmark == Benchmark::HplMxp && w.mxp.gpus_per_rank > 1)
-    c.fail("workload.mxp.gpus_per_rank",
-           "workload.mxp.gpus_per_rank = " + str(w.mxp.gpus_per_rank) +
-               " needs GPUs, but machine.node.gpus_per_socket = 0",
-           {"workload.mxp.gpus_per_rank", "machine.node.gpus_per_socket"});
+    c.report("workload.mxp.gpus_per_rank",
+             "workload.mxp.gpus_per_rank = " + str(w.mxp.gpus_per_rank) +
+                 " needs GPUs, but machine.node.gpus_per_socket = 0",
+             {"workload.mxp.gpus_per_rank", "machine.node.gpus_per_socket"});
   if (r.machine.placement.affinity == Affinity::Misplaced && node.sockets < 2)
-    c.fail("machine.placement.affinity",
-           "machine.placement.affinity = MISPLACED needs machine.node.sockets >= 2, got " + str(node.sockets),
-           {"machine.placement.affinity", "machine.node.sockets"});
+    c.report("machine.placement.affinity",
+             "machine.placement.affinity = MISPLACED needs machine.node.sockets >= 2, got " +
+                 str(node.sockets),
+             {"machine.placement.affinity", "machine.node.sockets"});
   const models::KernelCalibration& kernels = r.machine.kernels;
   if (kernels.has_amx() && kernels.amx() != node.amx)
-    c.fail(
+    c.report(
         "machine.node.amx",
         std::string("machine.node.amx = ") + (node.amx ? "true" : "false") +
             (s.machine().node().has_amx() ? "" : " (default)") +
@@ -353,13 +361,13 @@ void check_fit(const Checker& c, const ResolvedScenario& r, const Scenario& s) {
     try {
       models::Variability variability(r.machine.variability, w.nodes, 0, r.options.seed, r.base_dir);
     } catch (const std::invalid_argument& e) {
-      c.fail("machine.variability", std::string("machine.") + e.what(),
-             {"machine.variability.node_rates_file", "workload.nodes"});
+      c.report("machine.variability", std::string("machine.") + e.what(),
+               {"machine.variability.node_rates_file", "workload.nodes"});
     }
   }
 }
 
-/// Reads the file that machine.`field` names (relative to the scenario) into
+/// Reads the file that machine.`field` names (sim/scenario/scenario_paths.hpp) into
 /// `out`, `tree` locating its fields; returns the path as opened. Errors name
 /// the field.
 std::string read_machine_file(const Checker& c, const LoadedScenario& loaded, const std::string& field,
@@ -367,7 +375,10 @@ std::string read_machine_file(const Checker& c, const LoadedScenario& loaded, co
                               pb::TextFormat::ParseInfoTree& tree) {
   const std::string name = "machine." + field;
   if (relative.empty()) c.fail(name, name + " must not be empty");
-  const std::string file = (std::filesystem::path(loaded.base_dir) / relative).lexically_normal().string();
+  const ScenarioFile found = find_scenario_file(loaded.base_dir, relative);
+  if (!found.found)
+    c.fail(name, name + " \"" + relative + "\": no such file; tried " + describe_tried(found));
+  const std::string& file = found.path;
   std::ifstream in(file, std::ios::binary);
   if (!in) c.fail(name, name + ": cannot open \"" + file + "\": " + std::strerror(errno));
   std::ostringstream text;
@@ -426,6 +437,14 @@ void load_variability(const Checker& c, LoadedScenario& loaded) {
   }
   loaded.variability.MergeFrom(m.variability());
   if (!loaded.variability_path.empty()) check_variability(c, loaded.variability, loaded.base_dir);
+  // The models read node_rates_file relative to the scenario: one found under
+  // the data root is handed on as the absolute path it was found at.
+  if (loaded.variability.has_node_rates_file()) {
+    const ScenarioFile file = find_scenario_file(loaded.base_dir, loaded.variability.node_rates_file());
+    if (file.path != file.tried.front())
+      loaded.variability.set_node_rates_file(
+          std::filesystem::absolute(file.path).lexically_normal().string());
+  }
 }
 
 /// machine.protocol or machine.protocol_file into loaded.protocol, validated.
@@ -503,6 +522,19 @@ void validate_scenario(LoadedScenario& loaded, const pb::TextFormat::ParseInfoTr
     fast.fail("panel_collective", fast.path("panel_collective") +
                                       " needs GPUs (the panel's CPU core must be free of the updates)");
   check_fit(c, resolved, s);
+  // With other combinations broken, the memory rule is listed with them; alone,
+  // `run` applies it after loading (check_memory_fits), so that --dry-run, plan
+  // and sweep can still show a configuration that does not fit.
+  if (c.has_reports()) {
+    std::optional<std::string> refusal;
+    try {
+      refusal = memory_refusal(resolved);
+    } catch (const std::exception&) {
+      // The memory model refuses inputs the reported problems make meaningless.
+    }
+    if (refusal) c.report("workload.n", *refusal, {"workload.n", "workload.nb"});
+  }
+  c.throw_reported();
   check_faults(c, s, resolved, loaded.base_dir);
   if (s.has_reference()) {
     const MessageCheck ref(c, s.reference(), "reference");

@@ -11,6 +11,9 @@
 // A simulated failure (a deadlock, a node failure) is none of these: it is a
 // result (RunResult::completed = false) and the run exits 0.
 #include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace hplsim::sim {
 
@@ -32,6 +35,25 @@ public:
 class ScenarioError : public UserError {
 public:
   using UserError::UserError;
+};
+
+/// Several problems of one scenario, found together (the scenario loader lists
+/// every broken combination of fields at once): what() is one problem per
+/// line, and the command line prints each as an error line of its own.
+class ScenarioErrors : public ScenarioError {
+public:
+  explicit ScenarioErrors(std::vector<std::string> problems)
+      : ScenarioError(join(problems)), problems_(std::move(problems)) {}
+  const std::vector<std::string>& problems() const { return problems_; }
+
+private:
+  static std::string join(const std::vector<std::string>& lines) {
+    std::string all;
+    for (const std::string& line : lines)
+      all += (all.empty() ? "" : "\n") + line;
+    return all;
+  }
+  std::vector<std::string> problems_;
 };
 
 /// Any other input: a measurement file, a bad --steps range, a flag's value.

@@ -17,7 +17,8 @@
 // arbitrary files (/dev/zero, a FIFO, /proc/...), an input is skipped unless
 // every *_file field it sets (in the text or by an override) resolves,
 // lexically, under HPLSIM_SOURCE_DIR/models or HPLSIM_SOURCE_DIR/scenarios to
-// a missing path or a small regular file.
+// a missing path or a small regular file, both next to the scenario and under
+// the data root.
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
@@ -60,10 +61,8 @@ bool under(const fs::path& p, const fs::path& dir) {
   return true;
 }
 
-/// A *_file value the loader may open without reading anything it should not.
-bool safe_file_value(const std::string& value) {
-  if (value.find('\0') != std::string::npos) return false;
-  const fs::path file = (kBaseDir / value).lexically_normal();
+/// `file` is under models/ or scenarios/ and missing or a small regular file.
+bool safe_file(const fs::path& file) {
   if (!under(file, kSource / "models") && !under(file, kSource / "scenarios")) return false;
   std::error_code ec;
   const fs::file_status st = fs::symlink_status(file, ec);
@@ -71,6 +70,23 @@ bool safe_file_value(const std::string& value) {
   if (st.type() != fs::file_type::regular) return false;
   const auto size = fs::file_size(file, ec);
   return !ec && size <= kMaxFileBytes;
+}
+
+/// A *_file value the loader may open without reading anything it should not:
+/// both places it looks (sim/scenario/scenario_paths.hpp; the data root is the
+/// source tree here) are safe.
+bool safe_file_value(const std::string& value) {
+  if (value.find('\0') != std::string::npos) return false;
+  const fs::path given = fs::path(value).lexically_normal();
+  fs::path stripped;
+  bool leading = true;
+  for (const fs::path& part : given) {
+    if (leading && part == "..") continue;
+    leading = false;
+    stripped /= part;
+  }
+  const fs::path fallback = given.is_absolute() ? given : (kSource / stripped).lexically_normal();
+  return safe_file((kBaseDir / value).lexically_normal()) && safe_file(fallback);
 }
 
 /// Every string field named *_file set anywhere in `msg` is safe.

@@ -72,5 +72,45 @@ TEST(MemoryFit, TheLargestFittingNFitsAndOneBlockMoreDoesNot) {
   EXPECT_FALSE(*fits_in_memory(resolve(load_scenario(path, at))));
 }
 
+TEST(MemoryFit, TheRefusalNamesTheLargestNThatFits) {
+  // aurora-hpl-1node with N 10% larger (329,472) is refused; the message gives
+  // largest_fitting_n's answer, which the test above shows fits while one block
+  // more does not.
+  const std::string path = std::string(HPLSIM_SOURCE_DIR) + "/scenarios/aurora-hpl-1node.textproto";
+  ScenarioOverrides larger;
+  larger.n = 329472;
+  const ResolvedScenario sc = resolve(load_scenario(path, larger));
+  const auto n = largest_fitting_n(sc);
+  ASSERT_TRUE(n.has_value());
+  ASSERT_GT(*n, 0);
+  try {
+    check_memory_fits(sc);
+    FAIL() << "expected a ScenarioError";
+  } catch (const ScenarioError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind(path + ": the run does not fit in memory: HPL, N = 329,472, NB = 384", 0), 0u)
+        << what;
+    EXPECT_NE(what.find("does NOT fit"), std::string::npos) << what;
+    EXPECT_NE(what.find("The largest N that fits is " + models::grouped(*n) + " (at NB 384, P x Q 2 x 3)."),
+              std::string::npos)
+        << what;
+  }
+  // The N it names is accepted.
+  larger.n = *n;
+  EXPECT_NO_THROW(check_memory_fits(resolve(load_scenario(path, larger))));
+}
+
+TEST(MemoryFit, TheRefusalSaysWhenNoNFits) {
+  // 1 MB GPUs cannot hold even one 384 x 384 block column's panels.
+  const std::string path = std::string(HPLSIM_SOURCE_DIR) + "/scenarios/aurora-hpl-1node.textproto";
+  ScenarioOverrides tiny;
+  tiny.set = {"machine.node.gpu_memory_bytes=1e6"};
+  const ResolvedScenario sc = resolve(load_scenario(path, tiny));
+  EXPECT_EQ(largest_fitting_n(sc), std::optional<std::int64_t>(0));
+  const auto refusal = memory_refusal(sc);
+  ASSERT_TRUE(refusal.has_value());
+  EXPECT_NE(refusal->find("No N fits at NB 384, P x Q 2 x 3."), std::string::npos) << *refusal;
+}
+
 } // namespace
 } // namespace hplsim::sim

@@ -1,9 +1,11 @@
 // Scenario loading: one test per class of invalid input, each checking that
 // the message names the field and where it is; plus a valid scenario whose
 // defaults resolve as sim/scenario/scenario.proto documents them.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -115,6 +117,22 @@ TEST(ScenarioLoader, RejectsMisspelledField) {
   // protobuf names the unknown field; the column is the field name's (1-based).
   EXPECT_NE(e.find("x.textproto:" + std::to_string(kNbLine) + ":3: error:"), std::string::npos) << e;
   EXPECT_NE(e.find("nbb"), std::string::npos) << e;
+  EXPECT_NE(e.find("(did you mean \"nb\"?)"), std::string::npos) << e;
+}
+
+TEST(ScenarioLoader, SuggestsTheNearestFieldOfTheMessageWhereTheTypoIs) {
+  // "gpus_per_sockets" is a field of machine.node (Node), one edit from gpus_per_socket.
+  const std::string e = error_of(with("    gpus_per_socket: 1", "    gpus_per_sockets: 1"));
+  EXPECT_EQ(e.rfind("x.textproto:16:5: error: ", 0), 0u) << e;
+  EXPECT_NE(e.find("has no field named \"gpus_per_sockets\""), std::string::npos) << e;
+  EXPECT_NE(e.find("(did you mean \"gpus_per_socket\"?)"), std::string::npos) << e;
+  // In the dragonfly message, the nearest of ITS fields.
+  const std::string d = error_of(with("      groups: 2", "      grops: 2"));
+  EXPECT_NE(d.find("(did you mean \"groups\"?)"), std::string::npos) << d;
+  // Nothing near: no suggestion.
+  const std::string far = error_of(with("  nb: 256", "  blocking_factor: 256"));
+  EXPECT_NE(far.find("blocking_factor"), std::string::npos) << far;
+  EXPECT_EQ(far.find("did you mean"), std::string::npos) << far;
 }
 
 TEST(ScenarioLoader, RejectsSyntaxError) {
@@ -247,10 +265,13 @@ TEST(ScenarioLoader, RejectsBadEnumName) {
 TEST(ScenarioLoader, RejectsMissingKernelsFile) {
   const std::string e = error_of(with("  node {", "  kernels_file: \"no-such-kernels.textproto\"\n  node {"),
                                  {}, "dir/x.textproto");
-  EXPECT_EQ(
-      e.rfind("dir/x.textproto:13:3: machine.kernels_file: cannot open \"dir/no-such-kernels.textproto\"", 0),
-      0u)
+  // Both places a scenario's file is looked for (sim/scenario/scenario_paths.hpp).
+  EXPECT_EQ(e.rfind("dir/x.textproto:13:3: machine.kernels_file \"no-such-kernels.textproto\": no such file; "
+                    "tried \"dir/no-such-kernels.textproto\" (next to the scenario), \"",
+                    0),
+            0u)
       << e;
+  EXPECT_NE(e.find("/no-such-kernels.textproto\" (under the data root"), std::string::npos) << e;
 }
 
 class ScenarioLoaderFiles : public ::testing::Test {
@@ -418,7 +439,8 @@ TEST_F(ScenarioLoaderFiles, VariabilityFileErrorsNameThatFile) {
     load_scenario(missing);
     FAIL() << "expected a ScenarioError";
   } catch (const ScenarioError& e) {
-    EXPECT_NE(std::string(e.what()).find(":13:3: machine.variability_file: cannot open"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find(":13:3: machine.variability_file \"none.textproto\": no such file"),
+              std::string::npos)
         << e.what();
   }
 }
@@ -534,6 +556,47 @@ TEST(ScenarioLoader, ChecksTheGpuAwarePathFields) {
   EXPECT_TRUE(r.machine.placement.gpu_aware_mpi);
   EXPECT_DOUBLE_EQ(r.machine.placement.gpu_aware_overhead_s, 1.45e-6);
   EXPECT_DOUBLE_EQ(r.machine.placement.gpu_aware_bandwidth_bytes_per_s, 6e9);
+}
+
+TEST(ScenarioLoader, ReportsEveryBrokenCombinationAtOnce) {
+  // Four rules broken together: the grid (2 x 4 = 8 ranks for 9 x 3 = 27), the
+  // nodes (9 of a machine of 8: 2*2*4 ports / 2 NICs), the GPUs (3 ranks of one
+  // GPU each on 2 GPUs) and the memory (N 65,536 on 1 GB GPUs: 4.3 GB of matrix
+  // per rank). Lines: gpu_memory_bytes added at 21 moves the workload to 25.
+  std::string text = with("    shm_bandwidth_bytes_per_s: 100e9",
+                          "    shm_bandwidth_bytes_per_s: 100e9\n    gpu_memory_bytes: 1e9");
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"  nodes: 4", "  nodes: 9"},
+                                 {"  ranks_per_node: 2", "  ranks_per_node: 3"},
+                                 {"  n: 8192", "  n: 65536"}})
+    text.replace(text.find(from), from.size(), to);
+  const std::string e = error_of(text);
+  EXPECT_EQ(e.rfind("x.textproto:25:1: workload: p*q = 8 must equal nodes*ranks_per_node = 27", 0), 0u) << e;
+  EXPECT_NE(e.find("\nx.textproto:26:3: workload.nodes = 9 exceeds the machine's nodes = 8"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("\nx.textproto:27:3: workload: ranks_per_node*gpus_per_rank = 3*1 = 3 exceeds the "
+                   "node's GPUs"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("\nx.textproto:28:3: the run does not fit in memory:"), std::string::npos) << e;
+  EXPECT_EQ(std::count(e.begin(), e.end(), '\n'), 3) << e; // one line per problem
+  try {
+    load_scenario_text(text, "x.textproto");
+    FAIL() << "expected ScenarioErrors";
+  } catch (const ScenarioErrors& several) {
+    EXPECT_EQ(several.problems().size(), 4u); // the command line prints each on its own error line
+  }
+}
+
+TEST(ScenarioLoader, AFieldsOwnRuleStopsTheCheckAfterTheCombinationsFoundBeforeIt) {
+  // The grid is reported, then a broken field's rule fails: both are listed.
+  std::string text = with("  q: 4", "  q: 3");
+  text += "options { fast { swap_roll_group: 3 } }\n";
+  const std::string e = error_of(text);
+  EXPECT_EQ(e.rfind("x.textproto:24:1: workload: p*q = 6 must equal", 0), 0u) << e;
+  EXPECT_NE(e.find("\nx.textproto:32:18: options.fast.swap_roll_group must be 1 or even, got 3"),
+            std::string::npos)
+      << e;
 }
 
 } // namespace
