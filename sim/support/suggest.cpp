@@ -1,0 +1,42 @@
+#include "sim/support/suggest.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <numeric>
+
+namespace hplsim::sim {
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  const auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+  // One row of the dynamic-programming table at a time.
+  std::vector<std::size_t> row(b.size() + 1);
+  std::iota(row.begin(), row.end(), std::size_t{0});
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      const std::size_t substitution = diagonal + (lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1);
+      row[j] = std::min({above + 1, row[j - 1] + 1, substitution});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::optional<std::string> closest_name(std::string_view typed, const std::vector<std::string>& candidates) {
+  const std::size_t limit = std::clamp<std::size_t>(typed.size() / 3, 1, 3);
+  std::optional<std::string> best;
+  std::size_t best_distance = limit + 1;
+  for (const std::string& c : candidates) {
+    if (c == typed) return std::nullopt;
+    const std::size_t d = edit_distance(typed, c);
+    if (d < best_distance) {
+      best_distance = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
+} // namespace hplsim::sim
