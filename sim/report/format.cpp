@@ -68,4 +68,13 @@ std::string format_bytes(double bytes, int digits) {
   return format_sig(value, index == 0 ? 6 : digits) + " " + names[index];
 }
 
+std::string format_short(double x, int digits) {
+  std::string text = format_sig(x, digits);
+  if (text.find('.') == std::string::npos) return text;
+  while (text.back() == '0')
+    text.pop_back();
+  if (text.back() == '.') text.pop_back();
+  return text;
+}
+
 } // namespace hplsim::sim

@@ -35,4 +35,8 @@ std::string format_interval(double low, double high, int digits = 3);
 // Bytes in binary units: "2.04 GiB", "512 MiB".
 std::string format_bytes(double bytes, int digits = 3);
 
+// format_sig without the trailing zeros of its decimals: a figure the user
+// gave, echoed ("0.08", "24", "1.5").
+std::string format_short(double x, int digits = 4);
+
 } // namespace hplsim::sim

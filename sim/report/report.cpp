@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/report/faults_report.hpp"
+#include "sim/report/format.hpp"
 #include "sim/support/output_files.hpp"
 
 namespace hplsim::sim {
@@ -235,12 +236,6 @@ std::string printf_string(const char* format, double value) {
 }
 
 /// "1.012 EF/s": the largest of TF/s, PF/s, EF/s that keeps the value >= 1.
-std::string rate_text(double flops_per_s) {
-  if (std::abs(flops_per_s) >= 1e18) return printf_string("%.3f EF/s", flops_per_s / 1e18);
-  if (std::abs(flops_per_s) >= 1e15) return printf_string("%.3f PF/s", flops_per_s / 1e15);
-  return printf_string("%.3f TF/s", flops_per_s / kTera);
-}
-
 std::string mode_label(const std::string& mode) {
   if (mode == "reference") return "hplsim-ref";
   if (mode == "analytic") return "hplsim-ana";
@@ -267,9 +262,8 @@ void print_summary(const RunResult& result, std::ostream& out) {
   out << "Benchmark " << result.benchmark << ", mode " << result.mode << ", seed " << result.seed << ", "
       << result.nodes << " nodes, " << result.ranks << " ranks, depth " << result.depth << ", "
       << result.steps << " panel steps\n";
-  out << "Rmax " << rate_text(result.rmax_flops_per_s) << " ("
-      << printf_string("%.4e", result.rmax_flops_per_s) << " flop/s), simulated time "
-      << printf_string("%.2f", result.time_s) << " s\n";
+  out << "Rmax " << format_rate(result.rmax_flops_per_s) << ", simulated time "
+      << format_duration(result.time_s, 4) << "\n";
   if (result.rmax_sampling_error_fraction >= 0.0)
     out << "Sampling error of Rmax: " << printf_string("%.1f", 100.0 * result.rmax_sampling_error_fraction)
         << " % (jackknife over the " << result.sampling_windows
