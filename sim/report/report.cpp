@@ -278,9 +278,9 @@ void print_summary(const RunResult& result, std::ostream& out) {
   }
   out << "Phase totals (sum over steps; phases overlap):  slowest rank          rank mean\n";
   for (int p = 0; p < kPhaseCount; ++p) {
-    std::snprintf(line.data(), line.size(), "  %-6s %36.3f s %5.1f %% %12.3f s %5.1f %%", kPhaseNames[p],
-                  totals[p], sum > 0.0 ? 100.0 * totals[p] / sum : 0.0, means[p],
-                  mean_sum > 0.0 ? 100.0 * means[p] / mean_sum : 0.0);
+    std::snprintf(line.data(), line.size(), "  %-6s %36s s %5.1f %% %12s s %5.1f %%", kPhaseNames[p],
+                  format_sig(totals[p]).c_str(), sum > 0.0 ? 100.0 * totals[p] / sum : 0.0,
+                  format_sig(means[p]).c_str(), mean_sum > 0.0 ? 100.0 * means[p] / mean_sum : 0.0);
     out << line.data() << '\n';
   }
   const auto runs = dominant_phases(result);
@@ -303,8 +303,8 @@ void print_summary(const RunResult& result, std::ostream& out) {
       << at(crossover_step(result)) << "; sustained rate 2% below its plateau: " << at(rate_drop_step(result))
       << "; GEMM < max(SWAP, PFACT+BCAST): " << at(gemm_below_comm_step(result)) << "\n";
   if (result.benchmark == "hpl-mxp")
-    out << "Refinement " << printf_string("%.3f", result.refinement_s) << " s, "
-        << result.refinement_iterations << " iterations\n";
+    out << "Refinement " << format_duration(result.refinement_s, 4) << ", " << result.refinement_iterations
+        << " iterations\n";
   if (result.completed)
     out << "Outcome: completed\n";
   else
