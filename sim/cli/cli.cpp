@@ -74,18 +74,25 @@ std::string usage_error(const CLI::App& app, const CLI::ParseError& e, int argc,
     }
     return e.what();
   }
-  const CLI::App& verb = *parsed.front();
+  // The innermost verb parsed ("calibrate kernels"): its flags and its parents'.
+  const CLI::App* inner = parsed.front();
+  std::string verb_name = inner->get_name();
+  while (!inner->get_subcommands().empty()) {
+    inner = inner->get_subcommands().front();
+    verb_name += " " + inner->get_name();
+  }
+  const CLI::App& verb = *inner;
   const std::vector<std::string> known = flag_names(verb);
   const std::set<std::string> known_set(known.begin(), known.end());
-  for (int i = 2; i < argc; ++i) {
+  for (int i = 1; i < argc; ++i) {
     const std::string_view token = argv[i];
     if (token == "--") break;
     if (token.size() < 2 || token[0] != '-' || is_number(token)) continue;
     const std::string name(token.substr(0, token.find('=')));
     if (known_set.count(name) > 0) continue;
-    std::string message = verb.get_name() + ": unknown flag " + name;
+    std::string message = verb_name + ": unknown flag " + name;
     if (const auto near = closest_name(name, known)) message += "; did you mean " + *near + "?";
-    return message + " (hplsim " + verb.get_name() + " --help lists them)";
+    return message + " (hplsim " + verb_name + " --help lists them)";
   }
   return e.what();
 }

@@ -6,6 +6,7 @@
 // an error), so the file runs in seconds.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
 #include <string>
 #include <vector>
@@ -116,6 +117,14 @@ TEST(CliConventions, AMisspelledFlagOrVerbGetsTheNearestName) {
       << p.err;
   const CliResult far = run_hplsim({"run", kSmallDragonfly, "--zzzzzzzz"}, dir);
   EXPECT_NE(far.err.find("unknown flag --zzzzzzzz (hplsim run --help"), std::string::npos) << far.err;
+  // A nested verb's own flags are known; its misspelled ones are named with it.
+  const CliResult missing =
+      run_hplsim({"calibrate", "kernels", "--out", (dir / "k.textproto").string()}, dir);
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_EQ(missing.err.find("unknown flag"), std::string::npos) << missing.err;
+  const CliResult nested = run_hplsim({"calibrate", "kernels", "m.csv", "--outt", "k.textproto"}, dir);
+  EXPECT_NE(nested.err.find("calibrate kernels: unknown flag --outt; did you mean --out?"), std::string::npos)
+      << nested.err;
   const CliResult v = run_hplsim({"swep", kSmallDragonfly}, dir);
   EXPECT_EQ(v.exit_code, 2);
   EXPECT_NE(v.err.find("unknown verb swep; did you mean sweep?"), std::string::npos) << v.err;
