@@ -94,7 +94,9 @@ std::string usage_error(const CLI::App& app, const CLI::ParseError& e, int argc,
     if (const auto near = closest_name(name, known)) message += "; did you mean " + *near + "?";
     return message + " (hplsim " + verb_name + " --help lists them)";
   }
-  return e.what();
+  // A message about a flag starts with it ("--trials: ..."); any other names the verb.
+  const std::string what = e.what();
+  return what.rfind("-", 0) == 0 ? what : verb_name + ": " + what;
 }
 
 } // namespace
