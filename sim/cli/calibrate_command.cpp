@@ -167,10 +167,11 @@ Command add_calibrate_command(CLI::App& app) {
   k->add_option("--out", a.out, "Calibration file to write (KernelCalibration text format)")->required();
   k->add_option("--peak", a.peaks,
                 "Peak of a record, NAME=FLOPS_PER_S (repeatable; cpu.* default: this CPU)");
-  k->add_option("--cores", a.cores, "Cores the CPU peak is for (default 1, as measure-cpu's default)");
+  k->add_option("--cores", a.cores, "Cores the CPU peak is for (default 1, as measure-cpu's default)")
+      ->check(at_least(1));
   auto* m = cal->add_subcommand("measure-cpu", "Time this machine's CPU BLAS kernels over a grid of shapes");
   m->add_option("--out", a.measure_out, "CSV to write")->required();
-  m->add_option("--threads", a.threads, "BLAS threads (default 1)");
+  m->add_option("--threads", a.threads, "BLAS threads (default 1)")->check(at_least(1));
   m->add_flag("--quick", a.quick, "A small grid (seconds) instead of the full one (< 1 minute)");
   auto* n = cal->add_subcommand("network", "Fit the protocol model to OSU microbenchmark outputs");
   n->add_option("osu_outputs", a.osu_files, "osu_latency (required) and osu_bw output files")->required();

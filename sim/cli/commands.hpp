@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "sim/scenario/scenario_defaults.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 #include "sim/study/sweep.hpp"
 
@@ -27,6 +28,21 @@ Command add_osu_command(CLI::App& app);
 Command add_plan_command(CLI::App& app);
 Command add_sweep_command(CLI::App& app);
 Command add_report_command(CLI::App& app);
+
+/// A whole-number flag's lower bound, its error in the flag's words:
+/// "--trials: must be at least 1 (got 0)".
+CLI::Validator at_least(long long minimum);
+/// A positive number flag: "--window-hours: must be greater than 0 (got -1)".
+CLI::Validator greater_than_zero();
+
+/// Warns on stderr that `what` ("the 50 trials") are all identical when the
+/// scenario has no fault process to draw from (listed faults are the same in
+/// every trial, and a trial's draws are its only difference).
+void warn_if_trials_identical(const ResolvedScenario& scenario, const std::string& path,
+                              const std::string& what);
+
+/// `hplsim --version`: hplsim's version, then the SimGrid and Protobuf it was built with.
+std::string version_text();
 
 /// The scenario flags every verb that takes a scenario shares: --set and the
 /// HPL.dat-style --nodes --ppn --N --NB --P --Q --depth.

@@ -49,18 +49,22 @@ Command add_osu_command(CLI::App& app) {
       ->required()
       ->check(CLI::IsMember({"latency", "bw", "bibw"}));
   osu->add_option("scenario", a->scenario, "Scenario file (.textproto)")->required();
-  osu->add_option("--max-bytes", a->bench.max_bytes, "Largest message size (default 4194304, OMB's)");
-  osu->add_option("--window", a->bench.window, "Window size for bw/bibw (default 64, OMB's)");
+  osu->add_option("--max-bytes", a->bench.max_bytes, "Largest message size (default 4194304, OMB's)")
+      ->check(at_least(1));
+  osu->add_option("--window", a->bench.window, "Window size for bw/bibw (default 64, OMB's)")
+      ->check(at_least(1));
   osu->add_option("--iterations", a->bench.iterations,
-                  "Iterations per size (the simulation is deterministic)");
+                  "Iterations per size (the simulation is deterministic)")
+      ->check(at_least(1));
   osu->add_option_function<std::vector<int>>(
-         "--nodes",
+         "--pair",
          [a](const std::vector<int>& v) {
            a->bench.node_a = v.at(0);
            a->bench.node_b = v.at(1);
          },
-         "The two nodes A B (default 0 1)")
-      ->expected(2);
+         "The two node ids A B the messages go between (default 0 1)")
+      ->expected(2)
+      ->check(at_least(0));
   return {osu, [a]() { return run_osu(*a); }};
 }
 

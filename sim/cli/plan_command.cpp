@@ -113,6 +113,7 @@ int plan(PlanArgs a, const ScenarioOverrides& overrides) {
   if (a.out_dir.empty()) a.out_dir = "hplsim-out/" + std::filesystem::path(a.path).stem().string() + "-plan";
   const ResolvedScenario base = resolve(load_scenario(a.path, overrides));
   check_node_counts(a.nodes, base);
+  warn_if_trials_identical(base, a.path, "the " + std::to_string(a.trials) + " trials at each node count");
   std::sort(a.nodes.begin(), a.nodes.end());
   std::vector<Objective> objectives;
   for (const std::string& name : a.objectives)
@@ -173,11 +174,10 @@ Command add_plan_command(CLI::App& app) {
       ->check(CLI::IsMember({kObjectiveNames[0], kObjectiveNames[1]}));
   cmd->add_option("--window-hours", args->window_hours,
                   "Allocation window for rmax-in-window, hours (default 24)")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--trials", args->trials, "Fault draws per node count (default 50)")
-      ->check(CLI::PositiveNumber);
+      ->check(greater_than_zero());
+  cmd->add_option("--trials", args->trials, "Fault draws per node count (default 50)")->check(at_least(1));
   cmd->add_option("--jobs", args->jobs, "Processes at a time per node count (default: the CPUs available)")
-      ->check(CLI::PositiveNumber);
+      ->check(at_least(1));
   cmd->add_option("--out", args->out_dir, "Output directory (default: hplsim-out/<scenario name>-plan)");
   cmd->add_flag("--dry-run", args->dry_run, "Print each node count's re-derived run and stop");
   add_study_scenario_flags(cmd, args->scenario);

@@ -104,7 +104,7 @@ std::optional<int> take_hpl_dat(RunArgs& a, const CLI::App& cmd) {
         {a.machine, a.out_dir, a.jobs, kHplDatPlacementRule, a.hpl_dat, dat.warnings, a.dry_run}, points);
   }
   for (const std::string& w : dat.warnings)
-    std::cerr << "warning: " << w << "\n";
+    std::cerr << "hplsim: warning: " << w << "\n";
   std::cout << "Placement: " << kHplDatPlacementRule << "\n";
   a.path = a.machine;
   a.overrides = points.front().overrides;
@@ -125,6 +125,7 @@ int run(RunArgs a, const CLI::App& cmd) {
                      " ranks) needs --trials: one run is one process's work, a study's trials are split");
   const LoadedScenario loaded = load_scenario(a.path, a.overrides);
   const ResolvedScenario sc = resolve(loaded);
+  if (a.trials > 0) warn_if_trials_identical(sc, a.path, "the " + std::to_string(a.trials) + " trials");
   if (a.dry_run) {
     std::cout << sc.name << ": " << to_string(sc.workload.benchmark) << ", N " << sc.workload.n << ", NB "
               << sc.workload.nb << ", " << sc.workload.p << " x " << sc.workload.q << " on "
@@ -196,9 +197,9 @@ Command add_run_command(CLI::App& app) {
   run_cmd
       ->add_option("--trials", args->trials,
                    "Monte Carlo: K runs on independent fault draws; writes trials.csv and outcome.json")
-      ->check(CLI::PositiveNumber);
+      ->check(at_least(1));
   run_cmd->add_option("--jobs", args->jobs, "Processes at a time for --trials (default: the CPUs available)")
-      ->check(CLI::PositiveNumber);
+      ->check(at_least(1));
   run_cmd
       ->add_option("--strategies", args->strategies,
                    "With --trials: compare panel exchange strategies on the same fault draws, e.g. "

@@ -31,6 +31,7 @@ struct SweepArgs {
   std::vector<std::string> vary;
   int jobs = 0;
   bool dry_run = false;
+  bool fixed_n = false;
   StudyScenarioFlags scenario;
 };
 
@@ -42,9 +43,9 @@ int sweep(SweepArgs a, const ScenarioOverrides& overrides) {
   if (!a.grids.empty()) grids = parse_grids(a.grids);
   const ResolvedScenario base = resolve(load_scenario(a.path, overrides));
   if (!a.hpl_dat.empty()) {
-    if (!varies.empty() || grids)
+    if (!varies.empty() || grids || a.fixed_n)
       throw InputError(
-          "sweep --hpl-dat: the HPL.dat lists the runs; --vary and --grids are not taken with it");
+          "sweep --hpl-dat: the HPL.dat lists the runs; --vary, --grids and --fixed-N are not taken with it");
     const HplDat dat = read_hpl_dat(a.hpl_dat);
     if (a.out_dir.empty())
       a.out_dir = "hplsim-out/" + std::filesystem::path(a.hpl_dat).filename().string() + "-sweep";
@@ -56,7 +57,7 @@ int sweep(SweepArgs a, const ScenarioOverrides& overrides) {
     throw InputError("sweep: nothing varies (give --vary NAME=v1,v2, --grids auto or --hpl-dat FILE)");
   if (a.out_dir.empty()) a.out_dir = "hplsim-out/" + std::filesystem::path(a.path).stem().string() + "-sweep";
   return run_sweep_points({a.path, a.out_dir, a.jobs, kSweepRule, "", {}, a.dry_run},
-                          sweep_points(base, overrides, varies, grids));
+                          sweep_points(base, overrides, varies, grids, a.fixed_n));
 }
 
 std::string label(const SweepPoint& p) {
@@ -86,7 +87,7 @@ int run_sweep_points(const SweepRun& run, const std::vector<SweepPoint>& points)
   const ResolvedScenario& base = scenarios.front();
   if (run.dry_run) {
     for (const std::string& w : run.warnings)
-      std::cerr << "warning: " << w << "\n";
+      std::cerr << "hplsim: warning: " << w << "\n";
     std::cout << "Sweep: " << base.name << (run.source.empty() ? "" : " with " + run.source) << ", "
               << points.size() << " points, " << to_string(effective_mode(base))
               << " mode\nRule: " << run.rule << "\n";
@@ -94,8 +95,8 @@ int run_sweep_points(const SweepRun& run, const std::vector<SweepPoint>& points)
       const WorkloadConfig& w = scenarios[i].workload;
       std::cout << i + 1 << ": "
                 << (points[i].values.empty() ? std::string("the scenario") : label(points[i])) << " -> N "
-                << w.n << ", NB " << w.nb << ", " << w.p << " x " << w.q << " on " << w.nodes << " nodes ("
-                << w.ranks_per_node << " per node)\n";
+                << w.n << (points[i].n_rederived ? " (re-derived)" : "") << ", NB " << w.nb << ", " << w.p
+                << " x " << w.q << " on " << w.nodes << " nodes (" << w.ranks_per_node << " per node)\n";
     }
     return kExitOk;
   }
@@ -111,7 +112,7 @@ int run_sweep_points(const SweepRun& run, const std::vector<SweepPoint>& points)
     sc.options.fast.workers = std::max(1, cpus / at_once);
   if (world.is_root()) {
     for (const std::string& w : run.warnings)
-      std::cerr << "warning: " << w << "\n";
+      std::cerr << "hplsim: warning: " << w << "\n";
     prepare_output_dir(run.out_dir);
     write_about_json({"sweep", base.name, base.description, run.source, to_string(effective_mode(base)),
                       base.options.seed},
@@ -136,7 +137,7 @@ int run_sweep_points(const SweepRun& run, const std::vector<SweepPoint>& points)
   if (!answers) return kExitOk; // another rank's: rank 0 writes the files
   std::vector<SweepResult> results;
   for (std::size_t i = 0; i < points.size(); ++i)
-    results.push_back({points[i].values, (*answers)[i]});
+    results.push_back({points[i].values, (*answers)[i], points[i].n_rederived});
   const std::vector<Ranked> ranking = rank_points(results);
   print_ranking(results, ranking, std::cout);
   write_sweep_csv(results, ranking, run.out_dir + "/sweep.csv");
@@ -161,9 +162,13 @@ Command add_sweep_command(CLI::App& app) {
   cmd->add_option("--hpl-dat", args->hpl_dat,
                   "An HPL.dat (netlib HPL 2.3's format): the runs it lists, on the scenario's machine")
       ->check(CLI::ExistingFile);
+  cmd->add_flag("--fixed-N", args->fixed_n,
+                "Hold the scenario's N (its own, or --set workload.n=...) for every point. Without it, when "
+                "nodes, ppn or NB vary and N does not, each point's N is re-derived to keep the scenario's "
+                "matrix memory per rank (marked * in the table)");
   cmd->add_flag("--dry-run", args->dry_run, "Validate and list the points (N, NB, P x Q, nodes) and stop");
   cmd->add_option("--jobs", args->jobs, "Processes at a time (default: the CPUs available)")
-      ->check(CLI::PositiveNumber);
+      ->check(at_least(1));
   cmd->add_option("--out", args->out_dir, "Output directory (default: hplsim-out/<scenario name>-sweep)");
   add_study_scenario_flags(cmd, args->scenario);
   return {cmd, [args, cmd]() { return sweep(*args, args->scenario.overrides(*cmd)); }};

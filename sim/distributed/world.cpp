@@ -36,7 +36,8 @@ World::World(int& argc, char**& argv) {
   MPI_Get_library_version(version, &length);
   if (std::strstr(version, "Open MPI") == nullptr && std::strstr(version, "MPICH") == nullptr) {
     std::fprintf(stderr,
-                 "hplsim: internal error: MPI calls were bound to another library than Open MPI (\"%s\"): "
+                 "hplsim: error: internal error (a bug in hplsim): MPI calls were bound to another library "
+                 "than Open MPI (\"%s\"): "
                  "the hplsim executable must link libmpi before libsimgrid\n",
                  version);
     MPI_Abort(MPI_COMM_WORLD, 3);

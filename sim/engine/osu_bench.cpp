@@ -16,7 +16,9 @@ OsuResult simulate_osu(const ResolvedScenario& sc, const OsuBench& args) {
   const int nodes = sc.machine.topology.nodes;
   if (args.node_a == args.node_b || args.node_a < 0 || args.node_b < 0 || args.node_a >= nodes ||
       args.node_b >= nodes)
-    throw InputError("--nodes: two distinct nodes of the machine's " + std::to_string(nodes) + " are needed");
+    throw InputError("--pair " + std::to_string(args.node_a) + " " + std::to_string(args.node_b) +
+                     ": two distinct node ids below the machine's " + std::to_string(nodes) +
+                     " nodes are needed");
   // Two ranks, one per chosen node, with host buffers (as OMB runs by default)
   // and no variability; the machine is the scenario's.
   ResolvedScenario two = sc;

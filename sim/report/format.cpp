@@ -79,4 +79,13 @@ std::string format_count(long long count) {
   return count < 0 ? "-" + text : text;
 }
 
+std::string format_short(double x, int digits) {
+  std::string text = format_sig(x, digits);
+  if (text.find('.') == std::string::npos) return text;
+  while (text.back() == '0')
+    text.pop_back();
+  if (text.back() == '.') text.pop_back();
+  return text;
+}
+
 } // namespace hplsim::sim

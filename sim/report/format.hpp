@@ -38,4 +38,8 @@ std::string format_bytes(double bytes, int digits = 3);
 // A count with its thousands grouped: "1,228,800", "-4,096", "48".
 std::string format_count(long long count);
 
+// format_sig without the trailing zeros of its decimals: a figure the user
+// gave, echoed ("0.08", "24", "1.5").
+std::string format_short(double x, int digits = 4);
+
 } // namespace hplsim::sim

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/report/faults_report.hpp"
+#include "sim/report/format.hpp"
 #include "sim/report/reference_report.hpp"
 #include "sim/support/output_files.hpp"
 
@@ -237,12 +238,6 @@ std::string printf_string(const char* format, double value) {
 }
 
 /// "1.012 EF/s": the largest of TF/s, PF/s, EF/s that keeps the value >= 1.
-std::string rate_text(double flops_per_s) {
-  if (std::abs(flops_per_s) >= 1e18) return printf_string("%.3f EF/s", flops_per_s / 1e18);
-  if (std::abs(flops_per_s) >= 1e15) return printf_string("%.3f PF/s", flops_per_s / 1e15);
-  return printf_string("%.3f TF/s", flops_per_s / kTera);
-}
-
 std::string mode_label(const std::string& mode) {
   if (mode == "reference") return "hplsim-ref";
   if (mode == "analytic") return "hplsim-ana";
@@ -269,9 +264,8 @@ void print_summary(const RunResult& result, std::ostream& out) {
   out << "Benchmark " << result.benchmark << ", mode " << result.mode << ", seed " << result.seed << ", "
       << result.nodes << " nodes, " << result.ranks << " ranks, depth " << result.depth << ", "
       << result.steps << " panel steps\n";
-  out << "Rmax " << rate_text(result.rmax_flops_per_s) << " ("
-      << printf_string("%.4e", result.rmax_flops_per_s) << " flop/s), simulated time "
-      << printf_string("%.2f", result.time_s) << " s\n";
+  out << "Rmax " << format_rate(result.rmax_flops_per_s) << ", simulated time "
+      << format_duration(result.time_s, 4) << "\n";
   print_reference(result, out);
   if (result.rmax_sampling_error_fraction >= 0.0)
     out << "Sampling error of Rmax: " << printf_string("%.1f", 100.0 * result.rmax_sampling_error_fraction)
@@ -287,9 +281,9 @@ void print_summary(const RunResult& result, std::ostream& out) {
   }
   out << "Phase totals (sum over steps; phases overlap):  slowest rank          rank mean\n";
   for (int p = 0; p < kPhaseCount; ++p) {
-    std::snprintf(line.data(), line.size(), "  %-6s %36.3f s %5.1f %% %12.3f s %5.1f %%", kPhaseNames[p],
-                  totals[p], sum > 0.0 ? 100.0 * totals[p] / sum : 0.0, means[p],
-                  mean_sum > 0.0 ? 100.0 * means[p] / mean_sum : 0.0);
+    std::snprintf(line.data(), line.size(), "  %-6s %36s s %5.1f %% %12s s %5.1f %%", kPhaseNames[p],
+                  format_sig(totals[p]).c_str(), sum > 0.0 ? 100.0 * totals[p] / sum : 0.0,
+                  format_sig(means[p]).c_str(), mean_sum > 0.0 ? 100.0 * means[p] / mean_sum : 0.0);
     out << line.data() << '\n';
   }
   const auto runs = dominant_phases(result);
@@ -312,8 +306,8 @@ void print_summary(const RunResult& result, std::ostream& out) {
       << at(crossover_step(result)) << "; sustained rate 2% below its plateau: " << at(rate_drop_step(result))
       << "; GEMM < max(SWAP, PFACT+BCAST): " << at(gemm_below_comm_step(result)) << "\n";
   if (result.benchmark == "hpl-mxp")
-    out << "Refinement " << printf_string("%.3f", result.refinement_s) << " s, "
-        << result.refinement_iterations << " iterations\n";
+    out << "Refinement " << format_duration(result.refinement_s, 4) << ", " << result.refinement_iterations
+        << " iterations\n";
   if (result.completed)
     out << "Outcome: completed\n";
   else

@@ -38,9 +38,8 @@ public:
   int column() const { return column_; }
   const std::string& message() const { return message_; }
   std::string describe(const std::string& file) const {
-    if (line_ < 0) return file + ": error: " + message_;
-    return file + ":" + std::to_string(line_ + 1) + ":" + std::to_string(column_ + 1) +
-           ": error: " + message_;
+    if (line_ < 0) return file + ": " + message_;
+    return file + ":" + std::to_string(line_ + 1) + ":" + std::to_string(column_ + 1) + ": " + message_;
   }
 
 private:
@@ -140,7 +139,7 @@ void parse_textproto(const std::string& text, const std::string& file, pb::Messa
         errors.move_to(token->first, token->second);
       throw ScenarioError(errors.describe(file) + field_suggestion(errors.message(), message));
     }
-    throw ScenarioError(file + ": error: cannot parse as " + message.GetDescriptor()->full_name());
+    throw ScenarioError(file + ": cannot parse as " + message.GetDescriptor()->full_name());
   }
 }
 

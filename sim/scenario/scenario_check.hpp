@@ -20,7 +20,7 @@ namespace hplsim::sim::detail {
 
 /// Parses Protobuf text format into `message` with unknown fields rejected and
 /// field locations recorded in `tree`. Throws ScenarioError
-/// "file:line:col: error: <protobuf's message>" on the first syntax error,
+/// "file:line:col: <protobuf's message>" on the first syntax error,
 /// unknown field or bad value.
 void parse_textproto(const std::string& text, const std::string& file, google::protobuf::Message& message,
                      google::protobuf::TextFormat::ParseInfoTree& tree);
@@ -43,7 +43,7 @@ public:
   void record(std::string path, std::string label) {
     entries_.emplace_back(std::move(path), std::move(label));
   }
-  /// Label ("--set workload.nb=-1", "--nb=-1") of the latest override that set
+  /// Label ("--set workload.nb=-1", "--NB -1") of the latest override that set
   /// one of `paths`; nullptr when none did.
   const std::string* find(std::initializer_list<std::string_view> paths) const;
 

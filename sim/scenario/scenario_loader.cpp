@@ -15,6 +15,7 @@
 
 #include "sim/scenario/scenario_check.hpp"
 #include "sim/scenario/scenario_validate.hpp"
+#include "sim/support/suggest.hpp"
 
 namespace hplsim::sim {
 namespace pb = google::protobuf;
@@ -23,7 +24,7 @@ namespace {
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ScenarioError(path + ": error: cannot open scenario: " + std::strerror(errno));
+  if (!in) throw ScenarioError(path + ": cannot open scenario: " + std::strerror(errno));
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
@@ -48,36 +49,44 @@ std::string enum_names(const pb::EnumDescriptor* type) {
   return names;
 }
 
-/// Sets one singular scalar field from its text; throws naming the override.
-void set_scalar(pb::Message& msg, const pb::FieldDescriptor* field, const std::string& value,
+/// Sets one scalar field from its text (element `index` of a repeated field,
+/// appended when `index` is its size; -1 for a singular field); throws naming
+/// the override.
+void set_scalar(pb::Message& msg, const pb::FieldDescriptor* field, int index, const std::string& value,
                 const std::string& label, const std::string& path) {
   const pb::Reflection* r = msg.GetReflection();
+  const bool append = index >= 0 && index == r->FieldSize(msg, field);
   auto bad = [&](const std::string& expected) {
     return ScenarioError(label + ": " + path + " expects " + expected + ", got \"" + value + "\"");
   };
+  // One setter per type: singular, element of a repeated field, or appended.
+#define HPLSIM_SET(Type, v)                                                                                  \
+  (index < 0 ? r->Set##Type(&msg, field, v)                                                                  \
+   : append  ? r->Add##Type(&msg, field, v)                                                                  \
+             : r->SetRepeated##Type(&msg, field, index, v))
   switch (field->cpp_type()) {
   case pb::FieldDescriptor::CPPTYPE_INT32: {
     std::int32_t v = 0;
     if (!parse_exact(value, v)) throw bad("an integer in int32 range");
-    r->SetInt32(&msg, field, v);
+    HPLSIM_SET(Int32, v);
     break;
   }
   case pb::FieldDescriptor::CPPTYPE_INT64: {
     std::int64_t v = 0;
     if (!parse_exact(value, v)) throw bad("an integer in int64 range");
-    r->SetInt64(&msg, field, v);
+    HPLSIM_SET(Int64, v);
     break;
   }
   case pb::FieldDescriptor::CPPTYPE_UINT32: {
     std::uint32_t v = 0;
     if (!parse_exact(value, v)) throw bad("a non-negative integer in uint32 range");
-    r->SetUInt32(&msg, field, v);
+    HPLSIM_SET(UInt32, v);
     break;
   }
   case pb::FieldDescriptor::CPPTYPE_UINT64: {
     std::uint64_t v = 0;
     if (!parse_exact(value, v)) throw bad("a non-negative integer in uint64 range");
-    r->SetUInt64(&msg, field, v);
+    HPLSIM_SET(UInt64, v);
     break;
   }
   case pb::FieldDescriptor::CPPTYPE_DOUBLE:
@@ -85,25 +94,25 @@ void set_scalar(pb::Message& msg, const pb::FieldDescriptor* field, const std::s
     double v = 0.0;
     if (!parse_exact(value, v) || !std::isfinite(v)) throw bad("a finite number");
     if (field->cpp_type() == pb::FieldDescriptor::CPPTYPE_DOUBLE)
-      r->SetDouble(&msg, field, v);
+      HPLSIM_SET(Double, v);
     else
-      r->SetFloat(&msg, field, static_cast<float>(v));
+      HPLSIM_SET(Float, static_cast<float>(v));
     break;
   }
   case pb::FieldDescriptor::CPPTYPE_BOOL:
     if (value != "true" && value != "false") throw bad("true or false");
-    r->SetBool(&msg, field, value == "true");
+    HPLSIM_SET(Bool, value == "true");
     break;
   case pb::FieldDescriptor::CPPTYPE_ENUM: {
     const pb::EnumValueDescriptor* v = field->enum_type()->FindValueByName(value);
     if (v == nullptr)
       throw ScenarioError(label + ": " + path + " has no value " + value + "; expected one of " +
                           enum_names(field->enum_type()));
-    r->SetEnum(&msg, field, v);
+    HPLSIM_SET(Enum, v);
     break;
   }
   case pb::FieldDescriptor::CPPTYPE_STRING:
-    r->SetString(&msg, field, value);
+    HPLSIM_SET(String, value);
     break;
   case pb::FieldDescriptor::CPPTYPE_MESSAGE:
     throw ScenarioError(label + ": " + path + " is a message (" + field->message_type()->name() +
@@ -112,9 +121,32 @@ void set_scalar(pb::Message& msg, const pb::FieldDescriptor* field, const std::s
                                                                   : std::string("...")) +
                         "=...");
   }
+#undef HPLSIM_SET
 }
 
-/// Applies one "--set a.b.c=value", creating sub-messages on the way.
+/// The field names of `type`, for a "did you mean".
+std::vector<std::string> field_names(const pb::Descriptor* type) {
+  std::vector<std::string> names;
+  for (int i = 0; i < type->field_count(); ++i)
+    names.push_back(type->field(i)->name());
+  return names;
+}
+
+/// Splits one step of a --set path, "link_flaps[2]", into its name and index
+/// (-1 without brackets); throws on a malformed index.
+std::pair<std::string, int> path_step(const std::string& step, const std::string& label) {
+  const auto open = step.find('[');
+  if (open == std::string::npos) return {step, -1};
+  int index = -1;
+  const std::string digits = step.substr(open + 1, step.size() - open - 2);
+  if (step.back() != ']' || !parse_exact(digits, index) || index < 0)
+    throw ScenarioError(label + ": " + step + ": expected NAME[INDEX] with INDEX a whole number >= 0");
+  return {step.substr(0, open), index};
+}
+
+/// Applies one "--set a.b.c=value", creating sub-messages on the way. A
+/// repeated field takes an index, "faults.link_flaps[0].duration_s=3": an
+/// existing element is changed, the index one past the last appends one.
 void apply_set(Scenario& scenario, const std::string& entry, detail::OverrideLog& log) {
   const std::string label = "--set " + entry;
   const auto eq = entry.find('=');
@@ -126,34 +158,61 @@ void apply_set(Scenario& scenario, const std::string& entry, detail::OverrideLog
   std::size_t begin = 0;
   while (true) {
     const auto dot = path.find('.', begin);
-    const std::string name = path.substr(begin, dot == std::string::npos ? std::string::npos : dot - begin);
+    const std::string step = path.substr(begin, dot == std::string::npos ? std::string::npos : dot - begin);
     const bool last = dot == std::string::npos;
     const pb::Descriptor* type = msg->GetDescriptor();
-    if (name.empty()) throw ScenarioError(label + ": empty field name in " + path);
+    if (step.empty()) throw ScenarioError(label + ": empty field name in " + path);
+    const auto [name, index] = path_step(step, label);
     const pb::FieldDescriptor* field = type->FindFieldByName(name);
-    if (field == nullptr) throw ScenarioError(label + ": " + type->name() + " has no field " + name);
+    if (field == nullptr) {
+      std::string message = label + ": " + type->name() + " has no field " + name;
+      if (const auto near = closest_name(name, field_names(type)))
+        message += "; did you mean " + done + (done.empty() ? "" : ".") + *near +
+                   (index >= 0 ? "[" + std::to_string(index) + "]" : std::string()) +
+                   (last ? std::string() : path.substr(dot)) + "?";
+      throw ScenarioError(message);
+    }
     done += (done.empty() ? "" : ".") + name;
-    if (field->is_repeated())
-      throw ScenarioError(label + ": " + done + " is a repeated field; --set cannot change repeated fields");
+    const pb::Reflection* r = msg->GetReflection();
+    if (field->is_repeated()) {
+      const int size = r->FieldSize(*msg, field);
+      if (index < 0)
+        throw ScenarioError(label + ": " + done + " is a repeated field (" + std::to_string(size) +
+                            " in the scenario); give an element: " + done + "[0]" +
+                            (last ? std::string() : path.substr(dot)) + ", or " + done + "[" +
+                            std::to_string(size) + "] to append one");
+      if (index > size)
+        throw ScenarioError(label + ": " + done + "[" + std::to_string(index) + "] is out of range: " + done +
+                            " has " + std::to_string(size) + " element" + (size == 1 ? "" : "s") +
+                            " in the scenario (give an index from 0 to " + std::to_string(size) + ", where " +
+                            std::to_string(size) + " appends one)");
+      done += "[" + std::to_string(index) + "]";
+    } else if (index >= 0) {
+      throw ScenarioError(label + ": " + done + " is not a repeated field; it takes no index");
+    }
     // Setting one member of a oneof would silently clear another (e.g. turn a
     // dragonfly into an empty fat tree): refuse instead.
     if (const pb::OneofDescriptor* oneof = field->containing_oneof()) {
-      const pb::FieldDescriptor* current = msg->GetReflection()->GetOneofFieldDescriptor(*msg, oneof);
+      const pb::FieldDescriptor* current = r->GetOneofFieldDescriptor(*msg, oneof);
       if (current != nullptr && current != field)
         throw ScenarioError(label + ": " + done + " conflicts with " + current->name() +
                             ", which the scenario sets (only one of " + oneof->name() + " can be set)");
     }
     if (last) {
-      set_scalar(*msg, field, value, label, done);
+      set_scalar(*msg, field, index, value, label, done);
       break;
     }
     if (field->cpp_type() != pb::FieldDescriptor::CPPTYPE_MESSAGE)
       throw ScenarioError(label + ": " + done + " is not a message; it has no field " +
                           path.substr(dot + 1, path.find('.', dot + 1) - dot - 1));
-    msg = msg->GetReflection()->MutableMessage(msg, field);
+    if (index < 0)
+      msg = r->MutableMessage(msg, field);
+    else
+      msg = index == r->FieldSize(*msg, field) ? r->AddMessage(msg, field)
+                                               : r->MutableRepeatedMessage(msg, field, index);
     begin = dot + 1;
   }
-  log.record(path, label);
+  log.record(done, label);
 }
 
 Options::Mode parse_mode_flag(const std::string& mode) {
@@ -162,7 +221,7 @@ Options::Mode parse_mode_flag(const std::string& mode) {
     c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   Options::Mode out = Options::AUTO;
   if (!Options::Mode_Parse(upper, &out))
-    throw ScenarioError("--mode=" + mode + ": expected one of auto, reference, analytic, fast");
+    throw ScenarioError("--mode " + mode + ": expected one of auto, reference, analytic, fast");
   return out;
 }
 
@@ -172,7 +231,7 @@ void apply_overrides(Scenario& scenario, const ScenarioOverrides& o, detail::Ove
   // Each flag sets one field; mutable_*() only when a flag is given, so a
   // scenario without a workload still reports "workload is required".
   auto flag = [&log](const char* name, const char* path, auto value) {
-    log.record(path, std::string("--") + name + "=" + std::to_string(value));
+    log.record(path, std::string("--") + name + " " + std::to_string(value));
   };
   if (o.nodes) {
     scenario.mutable_workload()->set_nodes(*o.nodes);
@@ -184,19 +243,19 @@ void apply_overrides(Scenario& scenario, const ScenarioOverrides& o, detail::Ove
   }
   if (o.n) {
     scenario.mutable_workload()->set_n(*o.n);
-    flag("n", "workload.n", *o.n);
+    flag("N", "workload.n", *o.n);
   }
   if (o.nb) {
     scenario.mutable_workload()->set_nb(*o.nb);
-    flag("nb", "workload.nb", *o.nb);
+    flag("NB", "workload.nb", *o.nb);
   }
   if (o.p) {
     scenario.mutable_workload()->set_p(*o.p);
-    flag("p", "workload.p", *o.p);
+    flag("P", "workload.p", *o.p);
   }
   if (o.q) {
     scenario.mutable_workload()->set_q(*o.q);
-    flag("q", "workload.q", *o.q);
+    flag("Q", "workload.q", *o.q);
   }
   if (o.depth) {
     scenario.mutable_workload()->set_depth(*o.depth);
@@ -204,7 +263,7 @@ void apply_overrides(Scenario& scenario, const ScenarioOverrides& o, detail::Ove
   }
   if (o.mode) {
     scenario.mutable_options()->set_mode(parse_mode_flag(*o.mode));
-    log.record("options.mode", "--mode=" + *o.mode);
+    log.record("options.mode", "--mode " + *o.mode);
   }
   if (o.seed) {
     scenario.mutable_options()->set_seed(*o.seed);

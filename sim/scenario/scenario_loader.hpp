@@ -17,12 +17,14 @@ namespace hplsim::sim {
 // Overrides are applied to the parsed message before validation. A bad path
 // or value throws naming the override ("--set workload.nbb=3: Workload has no
 // field nbb"); a validation error on a field an override set is located at the
-// override ("--nb=-1: workload.nb must be >= 1, got -1") instead of a file line.
+// override ("--NB -1: workload.nb must be >= 1, got -1") instead of a file line.
 struct ScenarioOverrides {
   // --set FIELD.PATH=VALUE, applied in order (e.g. "workload.nb=256",
   // "machine.node.copy_overlap=false", "options.mode=FAST"). Sub-messages are
   // created as needed; enums by value name, bools true|false, numbers parsed
-  // strictly; repeated fields and switching a oneof member are refused.
+  // strictly. A repeated field takes an index, "faults.link_flaps[0].duration_s=3":
+  // an existing element is changed and the index one past the last appends
+  // one; any other index is refused, and so is switching a oneof member.
   std::vector<std::string> set;
   // HPL.dat-style flags; applied after `set`. Unset = keep the scenario's value.
   std::optional<int> nodes, ppn, p, q, depth;

@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 
+#include "sim/report/format.hpp"
 #include "sim/report/interval_plot_svg.hpp"
 #include "sim/report/units.hpp"
 #include "sim/support/output_files.hpp"
@@ -38,12 +39,6 @@ Value value_of(const PlanPoint& p, Objective o) {
 }
 bool better(Objective o, double a, double b) {
   return o == Objective::RmaxInWindow ? a > b : a < b;
-}
-
-std::string fixed(double v, int digits) {
-  std::ostringstream o;
-  o << std::fixed << std::setprecision(digits) << v;
-  return o.str();
 }
 
 } // namespace
@@ -226,14 +221,21 @@ void print_plan(const std::vector<PlanPoint>& points, const std::vector<Objectiv
     top_rate = std::max(top_rate, p.fault_free_rmax_flops_per_s);
     top_time = std::max(top_time, p.fault_free_time_s);
   }
+  // Every row in the units of the largest figures; intervals as [lo, hi].
   const Unit r = rate_unit(top_rate), t = time_unit(top_time);
-  const auto rate = [&](double v, int digits) { return fixed(v / r.scale, digits); };
-  const auto time = [&](double v) { return std::isinf(v) ? std::string("inf") : fixed(v / t.scale, 2); };
+  const auto rate = [&](double v, int digits) { return format_sig(v / r.scale, digits); };
+  const auto rate_interval = [&](double lo, double hi) {
+    return format_interval(lo / r.scale, hi / r.scale);
+  };
+  const auto time = [&](double v) { return format_sig(v / t.scale); };
+  const auto time_interval = [&](double lo, double hi) {
+    return format_interval(lo / t.scale, hi / t.scale);
+  };
   out << std::left << std::setw(7) << "nodes" << std::setw(11) << "P x Q" << std::setw(11) << "N"
       << std::right << std::setw(10) << (std::string("time ") + t.name) << std::setw(9) << r.name
-      << std::setw(9) << "err %" << std::setw(20) << "P(complete) [95%]" << std::setw(22)
-      << (std::string("E[to result] ") + t.name) << std::setw(26)
-      << ("E[Rmax in " + fixed(window_h, 0) + " h] " + r.name) << "\n";
+      << std::setw(9) << "err %" << std::setw(24) << "P(complete) [95%]" << std::setw(28)
+      << (std::string("E[to result] ") + t.name) << std::setw(30)
+      << ("E[Rmax in " + format_short(window_h) + " h] " + r.name) << "\n";
   for (const PlanPoint& p : points) {
     out << std::left << std::setw(7) << p.nodes << std::setw(11)
         << (std::to_string(p.p) + " x " + std::to_string(p.q)) << std::setw(11) << p.n << std::right;
@@ -243,15 +245,14 @@ void print_plan(const std::vector<PlanPoint>& points, const std::vector<Objectiv
     }
     out << std::setw(10) << time(p.fault_free_time_s) << std::setw(9)
         << rate(p.fault_free_rmax_flops_per_s, 4) << std::setw(9)
-        << (p.sampling_error_fraction >= 0 ? fixed(100 * p.sampling_error_fraction, 2) : "-") << std::setw(20)
-        << (fixed(p.p_complete, 3) + " [" + fixed(p.p_complete_low, 2) + "," + fixed(p.p_complete_high, 2) +
-            "]")
-        << std::setw(22)
-        << (time(p.time_to_result_s) + " [" + time(p.time_to_result_low_s) + "," +
-            time(p.time_to_result_high_s) + "]")
-        << std::setw(26)
-        << (rate(p.rmax_in_window_flops_per_s, 4) + " [" + rate(p.rmax_in_window_low, 3) + "," +
-            rate(p.rmax_in_window_high, 3) + "]")
+        << (p.sampling_error_fraction >= 0 ? format_sig(100 * p.sampling_error_fraction, 3) : "-")
+        << std::setw(24)
+        << (format_fraction(p.p_complete) + " " + format_interval(p.p_complete_low, p.p_complete_high))
+        << std::setw(28)
+        << (time(p.time_to_result_s) + " " + time_interval(p.time_to_result_low_s, p.time_to_result_high_s))
+        << std::setw(30)
+        << (rate(p.rmax_in_window_flops_per_s, 4) + " " +
+            rate_interval(p.rmax_in_window_low, p.rmax_in_window_high))
         << "\n";
   }
   for (const Objective o : objectives) {

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/report/format.hpp"
 #include "sim/report/heatmap_svg.hpp"
 #include "sim/report/sweep_plot_svg.hpp"
 #include "sim/report/units.hpp"
@@ -225,7 +226,8 @@ GridRange parse_grids(const std::string& text) {
 }
 
 std::vector<SweepPoint> sweep_points(const ResolvedScenario& base, const ScenarioOverrides& base_overrides,
-                                     const std::vector<Vary>& varies, const std::optional<GridRange>& grids) {
+                                     const std::vector<Vary>& varies, const std::optional<GridRange>& grids,
+                                     bool fixed_n) {
   for (std::size_t i = 0; i < varies.size(); ++i)
     for (std::size_t j = i + 1; j < varies.size(); ++j)
       if (varies[i].name == varies[j].name) throw InputError("--vary " + varies[i].name + ": given twice");
@@ -277,7 +279,10 @@ std::vector<SweepPoint> sweep_points(const ResolvedScenario& base, const Scenari
       pt.overrides.p = p;
       pt.overrides.q = q;
       if (grids) pt.values.emplace_back("PxQ", std::to_string(p) + "x" + std::to_string(q));
-      if (sized && !n_given) pt.overrides.n = same_memory_per_rank_n(w0, ranks, nb);
+      if (sized && !n_given && !fixed_n) {
+        pt.overrides.n = same_memory_per_rank_n(w0, ranks, nb);
+        pt.n_rederived = true;
+      }
       points.push_back(std::move(pt));
     }
   }
@@ -407,33 +412,35 @@ void print_ranking(const std::vector<SweepResult>& results, const std::vector<Ra
   std::size_t width = 5;
   for (const SweepResult& r : results)
     width = std::max(width, label_of(r).size());
-  // A unit the best point reads in with a few digits before the point.
-  const Unit u = rate_unit(ranking.empty() ? 0.0 : ranking.front().rmax_flops_per_s);
-  const double unit = u.scale;
-  const char* unit_name = u.name;
+  // Every row in the unit of the best point.
+  const Unit unit = rate_unit(ranking.empty() ? 0.0 : ranking.front().rmax_flops_per_s);
   const bool any_error =
       std::any_of(ranking.begin(), ranking.end(), [](const Ranked& r) { return r.sampling_error >= 0; });
+  const bool any_rederived =
+      std::any_of(results.begin(), results.end(), [](const SweepResult& r) { return r.n_rederived; });
   out << std::left << std::setw(6) << "rank" << std::setw(static_cast<int>(width) + 2) << "point"
-      << std::right << std::setw(14) << (std::string("Rmax ") + unit_name) << std::setw(10) << "err %"
-      << std::setw(12) << "vs best"
+      << std::right << std::setw(12) << "N" << std::setw(14) << (std::string("Rmax ") + unit.name)
+      << std::setw(10) << "err %" << std::setw(12) << "vs best"
       << "  difference\n";
   for (std::size_t k = 0; k < ranking.size(); ++k) {
     const Ranked& r = ranking[k];
-    std::ostringstream rmax, err, gap;
-    rmax << std::fixed << std::setprecision(4) << r.rmax_flops_per_s / unit;
-    if (r.sampling_error >= 0)
-      err << std::fixed << std::setprecision(2) << 100 * r.sampling_error;
-    else
-      err << "-";
-    gap << std::fixed << std::setprecision(2) << -100 * r.below_best_fraction << "%";
+    const SweepResult& res = results[r.index];
+    const auto summary = nlohmann::json::parse(res.summary_json);
+    const std::string n = std::to_string(summary.value("n", std::int64_t{0})) + (res.n_rederived ? "*" : " ");
+    const std::string err = r.sampling_error >= 0 ? format_sig(100 * r.sampling_error, 3) : "-";
     const char* verdict = k == 0           ? ""
-                          : !any_error     ? "no sampling error in this mode: the model's own difference"
-                          : r.beyond_noise ? "beyond twice the sampling error"
-                                           : "within twice the sampling error: noise, not a ranking";
-    out << std::left << std::setw(6) << k + 1 << std::setw(static_cast<int>(width) + 2)
-        << label_of(results[r.index]) << std::right << std::setw(14) << rmax.str() << std::setw(10)
-        << err.str() << std::setw(12) << (k == 0 ? "best" : gap.str()) << "  " << verdict << "\n";
+                          : !any_error     ? "no sampling error in this mode"
+                          : r.beyond_noise ? "significant: beyond twice the sampling error"
+                                           : "not significant: within twice the sampling error";
+    out << std::left << std::setw(6) << k + 1 << std::setw(static_cast<int>(width) + 2) << label_of(res)
+        << std::right << std::setw(12) << n << std::setw(14) << format_sig(r.rmax_flops_per_s / unit.scale, 4)
+        << std::setw(10) << err << std::setw(12)
+        << (k == 0 ? "best" : format_percent_change(-r.below_best_fraction, 2)) << "  " << verdict << "\n";
   }
+  if (any_rederived)
+    out << "* N re-derived for the point by the rule above (the scenario's matrix memory per rank); "
+           "--fixed-N "
+           "holds the scenario's N\n";
 }
 
 } // namespace hplsim::sim

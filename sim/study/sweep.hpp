@@ -41,22 +41,27 @@ inline constexpr const char* kSweepRule =
     "P x Q: --grids auto's factorizations, or when nodes or ppn vary, the factorization of nodes x ppn with "
     "P <= Q closest (in log) to the scenario's P:Q; N: when nodes, ppn or NB vary and N does not, the "
     "largest "
-    "multiple of NB with the scenario's matrix memory per rank (N^2 / ranks)";
+    "multiple of NB with the scenario's matrix memory per rank (N^2 / ranks); --fixed-N holds the "
+    "scenario's N for every point";
 
 struct SweepPoint {
   std::vector<std::pair<std::string, std::string>> values; ///< (column, value), the varied ones
   ScenarioOverrides overrides;                             ///< the point's run: base overrides + its values
+  bool n_rederived = false; ///< N follows the rule (nodes, ppn or NB vary, N does not)
 };
 
 /// The points (InputError naming --vary or --grids when a value is not one
-/// the name takes, or when no grid is in the range).
+/// the name takes, or when no grid is in the range). With `fixed_n` every
+/// point keeps the scenario's N (its own, or as --set gives it).
 std::vector<SweepPoint> sweep_points(const ResolvedScenario& base, const ScenarioOverrides& base_overrides,
-                                     const std::vector<Vary>& varies, const std::optional<GridRange>& grids);
+                                     const std::vector<Vary>& varies, const std::optional<GridRange>& grids,
+                                     bool fixed_n = false);
 
 /// A simulated point: its varied values and its summary.json text.
 struct SweepResult {
   std::vector<std::pair<std::string, std::string>> values;
   std::string summary_json;
+  bool n_rederived = false; ///< the point's N follows the rule (SweepPoint)
 };
 
 /// A point's place in the ranking.
@@ -88,7 +93,9 @@ void write_sweep_svg(const std::vector<SweepResult>& results, const std::vector<
 /// the sampling error of it dashed. Returns whether it was written.
 bool write_sweep_heatmap_svg(const std::vector<SweepResult>& results, const std::vector<Ranked>& ranking,
                              const std::string& path);
-/// The ranking on stdout.
+/// The ranking on stdout: each point's N (marked "*" when re-derived, with a
+/// footnote), its Rmax in the unit of the best, and whether its difference
+/// from the best is significant (beyond twice the sampling error).
 void print_ranking(const std::vector<SweepResult>& results, const std::vector<Ranked>& ranking,
                    std::ostream& out);
 

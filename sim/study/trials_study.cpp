@@ -1,5 +1,6 @@
 #include "sim/study/trials_study.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <sstream>
@@ -8,6 +9,8 @@
 
 #include "sim/faults/timeline.hpp"
 #include "sim/report/faults_report.hpp"
+#include "sim/report/format.hpp"
+#include "sim/report/units.hpp"
 #include "sim/support/output_files.hpp"
 
 namespace hplsim::sim {
@@ -171,15 +174,19 @@ void write_strategies_outcome_json(const ResolvedScenario& sc, const std::vector
 }
 
 void print_differences(const std::vector<StrategyComparison>& differences, std::ostream& out) {
+  // Each figure with its 95% interval, Rmax in the unit of the largest difference's size.
+  double largest_rate = 0.0;
+  for (const StrategyComparison& c : differences)
+    largest_rate =
+        std::max({largest_rate, std::fabs(c.rmax_flops_per_s.low), std::fabs(c.rmax_flops_per_s.high)});
+  const Unit rate = rate_unit(largest_rate);
   const auto interval = [](const PairedDifference& d, double scale) {
-    std::ostringstream o;
-    o << d.mean * scale << " [" << d.low * scale << ", " << d.high * scale << "]";
-    return o.str();
+    return format_sig(d.mean / scale) + " " + format_interval(d.low / scale, d.high / scale);
   };
   for (const StrategyComparison& c : differences) {
     out << c.a << " - " << c.b << " (paired, 95%): P(complete) " << interval(c.p_complete, 1.0) << " over "
         << c.p_complete.pairs << " trials; time " << interval(c.time_s, 1.0) << " s, Rmax "
-        << interval(c.rmax_flops_per_s, 1e-15) << " PF/s over the " << c.time_s.pairs
+        << interval(c.rmax_flops_per_s, rate.scale) << " " << rate.name << " over the " << c.time_s.pairs
         << " trials both completed";
     const bool time_clear = c.time_s.pairs >= 2 && (c.time_s.low > 0 || c.time_s.high < 0);
     const bool p_clear = c.p_complete.low > 0 || c.p_complete.high < 0;
@@ -188,26 +195,38 @@ void print_differences(const std::vector<StrategyComparison>& differences, std::
 }
 
 void print_outcome(const TrialsResult& t, const Outcome& o, std::ostream& out) {
+  // One rate unit and one time unit for the whole block, chosen by its largest figure.
+  const Unit rate = rate_unit(std::max(t.fault_free.rmax_flops_per_s, o.rmax_flops_per_s.p95));
+  double largest_s = std::max(t.fault_free.time_s, o.time_s.count > 0 ? o.time_s.p95 : 0.0);
+  if (o.expected_time_to_result_s) largest_s = std::max(largest_s, *o.expected_time_to_result_s);
+  const Unit time = time_unit(largest_s);
+  const auto r = [&](double v) { return format_in_unit(v, rate); };
+  const auto s = [&](double v) { return format_in_unit(v, time); };
+  const auto bare_s = [&](double v) { return format_sig(v / time.scale); };
   out << "Trials: " << o.trials << " (" << t.fault_free.mode << " mode"
       << (t.fault_free.panel_exchange.empty() ? "" : ", panel exchange " + t.fault_free.panel_exchange)
       << ")\n";
   if (t.fault_free.time_s > 0.0)
-    out << "Without faults: " << t.fault_free.time_s << " s, Rmax " << t.fault_free.rmax_flops_per_s / 1e15
-        << " PF/s\n";
-  out << "Completed: " << o.completed << " of " << o.trials << ", P(complete) " << o.p_complete
-      << " (95%: " << o.p_complete_95.low << " - " << o.p_complete_95.high << ")";
-  if (o.closed_form_p_complete) out << "; closed form exp(-Lambda T) " << *o.closed_form_p_complete;
+    out << "Without faults: " << s(t.fault_free.time_s) << ", Rmax " << r(t.fault_free.rmax_flops_per_s)
+        << "\n";
+  out << "Completed: " << o.completed << " of " << o.trials << ", P(complete) "
+      << format_fraction(o.p_complete)
+      << " (95%: " << format_interval(o.p_complete_95.low, o.p_complete_95.high) << ")";
+  if (o.closed_form_p_complete)
+    out << "; closed form exp(-Lambda T) " << format_fraction(*o.closed_form_p_complete);
   out << "\n";
   if (o.time_s.count > 0)
-    out << "Completed runs: time " << o.time_s.mean << " s (p5 " << o.time_s.p5 << ", p50 " << o.time_s.p50
-        << ", p95 " << o.time_s.p95 << "), Rmax " << o.rmax_flops_per_s.mean / 1e15 << " PF/s (p5 "
-        << o.rmax_flops_per_s.p5 / 1e15 << ", p95 " << o.rmax_flops_per_s.p95 / 1e15 << ")\n";
-  out << "Expected wall time to a result (restart set-up " << o.restart_setup_s << " s): ";
+    out << "Completed runs: time " << s(o.time_s.mean) << " (p5, p50, p95: " << bare_s(o.time_s.p5) << ", "
+        << bare_s(o.time_s.p50) << ", " << bare_s(o.time_s.p95) << " " << time.name << "), Rmax "
+        << r(o.rmax_flops_per_s.mean) << " (p5-p95: "
+        << format_interval(o.rmax_flops_per_s.p5 / rate.scale, o.rmax_flops_per_s.p95 / rate.scale, 4) << " "
+        << rate.name << ")\n";
+  out << "Expected wall time to a result (restart set-up " << format_duration(o.restart_setup_s) << "): ";
   if (o.expected_time_to_result_s)
-    out << *o.expected_time_to_result_s << " s";
+    out << s(*o.expected_time_to_result_s);
   else
     out << "none completed";
-  if (o.closed_form_time_to_result_s) out << "; closed form " << *o.closed_form_time_to_result_s << " s";
+  if (o.closed_form_time_to_result_s) out << "; closed form " << s(*o.closed_form_time_to_result_s);
   out << "\n";
 }
 

@@ -283,15 +283,15 @@ TEST(CliErrors, UnknownSetPathNamesTheOverrideAndField) {
 }
 
 // The analytic mode is HPL's closed form; on an HPL-MxP scenario it refuses,
-// naming the flag that asked for it (HPL's FP64 answer would be 554 PF/s for
-// Aurora's 11.6 EF/s MxP run).
+// naming the flag that asked for it as typed (HPL's FP64 answer would read
+// 554 PF/s for Aurora's 11.6 EF/s MxP run).
 TEST(CliErrors, AnalyticModeRefusesHplMxp) {
   TempDir dir;
   const CliResult r = run_hplsim({"run", source_path("scenarios/aurora-mxp-sc24.textproto"), "--mode",
                                   "analytic", "--out", (dir / "out").string()},
                                  dir);
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_NE(r.err.find("--mode=analytic"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--mode analytic"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("closed form only, not HPL-MxP's"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir / "out" / "summary.json"));
 }

@@ -97,7 +97,10 @@ TEST(HplDatCli, ErrorsNameTheLineOrTheFlag) {
       {{"run", "--hpl-dat", dat, "--machine", machine, "--trials", "2"}, 1, "lists 8 runs; trials take one"},
       {{"sweep", machine, "--hpl-dat", dat, "--vary", "NB=64"},
        1,
-       "--vary and --grids are not taken with it"},
+       "--vary, --grids and --fixed-N are not taken with it"},
+      {{"sweep", machine, "--hpl-dat", dat, "--fixed-N"},
+       1,
+       "--vary, --grids and --fixed-N are not taken with it"},
       {{"run", "--hpl-dat", (dir / "none.dat").string(), "--machine", machine}, 2, "--hpl-dat"},
   };
   for (const Case& c : cases) {

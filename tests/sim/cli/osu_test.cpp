@@ -137,5 +137,21 @@ TEST(OsuBxiV2, BandwidthAt4MiBReproducesTheMeasuredSaturation) {
   EXPECT_NEAR(bw.at(kMiB4), 11.0e9, 0.10 * 11.0e9);
 }
 
+// ---------------------------------------------------------------- flags
+// --pair A B: the two node ids (--nodes is a node count in run and plan).
+TEST(OsuCli, PairNamesTheTwoNodes) {
+  TempDir dir;
+  const CliResult r =
+      run_hplsim({"osu", "latency", kMareNostrum4, "--pair", "2", "5", "--max-bytes", "8"}, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("nodes 2 and 5)"), std::string::npos) << r.out;
+  const CliResult same = run_hplsim({"osu", "latency", kMareNostrum4, "--pair", "3", "3"}, dir);
+  EXPECT_EQ(same.exit_code, 1);
+  EXPECT_EQ(same.err.rfind("hplsim: error: --pair 3 3: two distinct node ids", 0), 0u) << same.err;
+  const CliResult old = run_hplsim({"osu", "latency", kMareNostrum4, "--nodes", "0", "1"}, dir);
+  EXPECT_EQ(old.exit_code, 2);
+  EXPECT_NE(old.err.find("unknown flag --nodes"), std::string::npos) << old.err;
+}
+
 } // namespace
 } // namespace hplsim::sim::testing

@@ -1,5 +1,6 @@
 // hplsim plan (docs/studies.md, "Capacity planning"): the table, the files,
 // their reproducibility, and the flags' errors.
+#include <regex>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -14,7 +15,7 @@ namespace {
 
 std::vector<std::string> plan_args(const std::string& scenario, const std::string& out) {
   return {"plan",   scenario,   "--nodes", "48,24,36",           "--trials",       "40",
-          "--mode", "analytic", "--set",   "workload.n=1228800", "--window-hours", "0.1",
+          "--mode", "analytic", "--set",   "workload.n=1228800", "--window-hours", "0.08",
           "--out",  out};
 }
 
@@ -26,6 +27,10 @@ TEST(Plan, PrintsTheTableAndTheBestNodeCountUnderEachObjective) {
   EXPECT_NE(r.out.find("Rule: P x Q: the factorization"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Best under rmax-in-window: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Best under time-to-result: "), std::string::npos) << r.out;
+  // The window as given, and intervals as [lo, hi].
+  EXPECT_NE(r.out.find("E[Rmax in 0.08 h] PF/s"), std::string::npos) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("\\[[0-9.]+, [0-9.]+\\]"))) << r.out;
+  EXPECT_FALSE(std::regex_search(r.out, std::regex("\\[[0-9.]+,[0-9]"))) << r.out;
   // Rows sorted by node count; 24 nodes re-derived to 144 ranks, 36 to 216,
   // 48 the scenario's own run.
   const std::string csv = read_text(dir / "a" / "plan.csv");
@@ -36,9 +41,8 @@ TEST(Plan, PrintsTheTableAndTheBestNodeCountUnderEachObjective) {
   EXPECT_LT(at36, at48);
   const std::string svg = read_text(dir / "a" / "plan.svg");
   EXPECT_NE(svg.find("class=\"best\""), std::string::npos);
-  // The window as given, and the table's units: 48 nodes do ~7.4 PF/s in ~2.8 min in analytic mode
-  // (the scenario of the README's plan example).
-  EXPECT_NE(svg.find("within 0.1 h"), std::string::npos);
+  // The window as given, and the table's units: 48 nodes do ~7.4 PF/s in ~2.8 min (the README tour's plan, analytic mode).
+  EXPECT_NE(svg.find("within 0.08 h"), std::string::npos);
   EXPECT_NE(svg.find(">PF/s<"), std::string::npos);
   EXPECT_NE(svg.find(">min<"), std::string::npos);
   // The same seed and trials: the same bytes.

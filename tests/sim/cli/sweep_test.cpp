@@ -22,6 +22,15 @@ TEST(SweepCli, RanksThePointsAndWritesOneRowEach) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("Rule: P x Q:"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("1     NB="), std::string::npos) << r.out;
+  // NB varies and N does not: both points' N re-derived (12,288 for both, a
+  // multiple of 128 and 256), marked and explained under the table.
+  EXPECT_NE(r.out.find(" 12288* "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n* N re-derived for the point by the rule above"), std::string::npos) << r.out;
+  // One point samples windows (an error estimate), so the verdict is about significance.
+  EXPECT_TRUE(r.out.find("not significant: within twice the sampling error") != std::string::npos ||
+              r.out.find("significant: beyond twice the sampling error") != std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("the model's own"), std::string::npos) << r.out;
   const std::string csv = read_text(dir / "a" / "sweep.csv");
   EXPECT_EQ(csv.rfind("NB,benchmark,mode,seed,n,nb,p,q,", 0), 0u) << csv.substr(0, 200);
   EXPECT_NE(csv.find("crossover_fraction"), std::string::npos);
@@ -57,10 +66,27 @@ TEST(SweepCli, DryRunListsThePointsAndSimulatesNothing) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // 2 NB x the 3 grids of 55,404 ranks with 0.25 <= P/Q <= 1 (docs/results.md, "Aurora at full scale").
   EXPECT_NE(r.out.find("6 points"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("6: NB 512, PxQ 228x243 -> N 28773888, NB 512, 228 x 243 on 9234 nodes"),
+  EXPECT_NE(r.out.find("6: NB 512, PxQ 228x243 -> N 28773888 (re-derived), NB 512, 228 x 243 on 9234 nodes"),
             std::string::npos)
       << r.out;
   EXPECT_FALSE(fs::exists(dir / "o"));
+}
+
+// NB 200 is not a divisor of small-dragonfly's N 12,288: the rule re-derives
+// N (the largest multiple of 200 with the scenario's memory per rank, 12,200),
+// --fixed-N keeps 12,288.
+TEST(SweepCli, FixedNHoldsTheScenariosNForEveryPoint) {
+  TempDir dir;
+  const std::string sc = source_path("scenarios/small-dragonfly.textproto");
+  const CliResult derived = run_hplsim({"sweep", sc, "--vary", "NB=128,200", "--dry-run"}, dir);
+  ASSERT_EQ(derived.exit_code, 0) << derived.err;
+  EXPECT_NE(derived.out.find("2: NB 200 -> N 12200 (re-derived), NB 200"), std::string::npos) << derived.out;
+  const CliResult fixed = run_hplsim({"sweep", sc, "--vary", "NB=128,200", "--fixed-N", "--dry-run"}, dir);
+  ASSERT_EQ(fixed.exit_code, 0) << fixed.err;
+  EXPECT_NE(fixed.out.find("2: NB 200 -> N 12288, NB 200"), std::string::npos) << fixed.out;
+  EXPECT_EQ(fixed.out.find("re-derived"), std::string::npos) << fixed.out;
+  const CliResult help = run_hplsim({"sweep", "--help"}, dir);
+  EXPECT_NE(help.out.find("--fixed-N"), std::string::npos) << help.out;
 }
 
 TEST(SweepCli, BadFlagsAreErrorsNamingTheFlag) {

@@ -2,6 +2,8 @@
 // closed forms of exponential failures, reproducibility (the same bytes for
 // the same seed and K; trial i the same whatever K and the jobs), and the
 // flags' errors.
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <sstream>
@@ -27,6 +29,34 @@ std::vector<std::string> lines(const std::string& text) {
   for (std::string l; std::getline(in, l);)
     out.push_back(l);
   return out;
+}
+
+// The most significant digits of any decimal number in `text` (leading zeros
+// not counted): stdout's figures go through sim/report/format.hpp, 4 at most.
+int most_significant_digits(const std::string& text) {
+  int most = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    if (!std::isdigit(static_cast<unsigned char>(text[i]))) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.'))
+      ++end;
+    const std::string number = text.substr(i, end - i);
+    if (number.find('.') != std::string::npos) {
+      int digits = 0;
+      bool leading = true;
+      for (char c : number) {
+        if (c == '.') continue;
+        leading = leading && c == '0';
+        if (!leading) ++digits;
+      }
+      most = std::max(most, digits);
+    }
+    i = end;
+  }
+  return most;
 }
 
 // Exponential node failures alone, analytic mode, N 1,228,800 (a fault-free
@@ -56,6 +86,12 @@ TEST(Trials, ExponentialFailuresAgreeWithTheClosedForms) {
   EXPECT_LT(ci[0].get<double>(), j["p_complete"].get<double>());
   EXPECT_GT(ci[1].get<double>(), j["p_complete"].get<double>());
   EXPECT_EQ(lines(read_text(dir / "out" / "trials.csv")).size(), 4001u);
+  // What a person reads: one interval format, one rate unit, 4 significant digits at most.
+  const std::string figures = r.out.substr(0, r.out.find("outputs:"));
+  EXPECT_NE(figures.find("(95%: ["), std::string::npos) << figures;
+  EXPECT_LE(most_significant_digits(figures), 4) << figures;
+  EXPECT_EQ(figures.find("TF/s"), std::string::npos) << figures; // 48 nodes: ~7.4 PF/s, every rate in PF/s
+  EXPECT_NE(figures.find("PF/s"), std::string::npos) << figures;
 }
 
 // Fast mode with node failures and global-link flaps drawn (30 links at 1000

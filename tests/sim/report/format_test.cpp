@@ -48,5 +48,14 @@ TEST(Format, CountsGroupTheirThousands) {
   EXPECT_EQ(format_count(0), "0");
 }
 
+TEST(Format, ShortDropsTheTrailingZerosOfAnEchoedFigure) {
+  // format_sig(0.08) is "0.08000" and format_sig(24) "24.00": the zeros go, the digits stay.
+  EXPECT_EQ(format_short(0.08), "0.08");
+  EXPECT_EQ(format_short(24.0), "24");
+  EXPECT_EQ(format_short(1.5), "1.5");
+  EXPECT_EQ(format_short(100.0), "100");
+  EXPECT_EQ(format_short(0.123456), "0.1235"); // still 4 significant digits
+}
+
 } // namespace
 } // namespace hplsim::sim
