@@ -97,8 +97,8 @@ REPO_PATH = re.compile(r"\b(?:sim|models|traces|topologies|scripts|docs|tests|sc
                        r"\.(?:cpp|hpp|proto|md|sh|py|textproto)\b")
 # Files that name made-up paths on purpose (the layering test plants a tree),
 # and the made-up scenario names of error-message examples and test inputs.
-PLANTED = {"tests/sim/layering_test.cpp"}
-EXAMPLE_NAMES = ("/x.textproto", "/fuzz-input.textproto")
+PLANTED = {"tests/sim/layering_test.cpp", "tests/sim/scenario/scenario_paths_test.cpp"}
+EXAMPLE_NAMES = ("/x.textproto", "/fuzz-input.textproto", "/my-node.textproto")
 
 
 def check_paths(root, rel, lines, errors):

@@ -69,6 +69,11 @@ TEST(AuroraCalibration, AtScaleFileHoldsOnlyTheFittedNodeFactorMarkedAsFitted) {
   hm::VariabilityParams only_factor;
   only_factor.set_node_gpu_step_cv(v.node_gpu_step_cv());
   only_factor.set_source(v.source());
+  // ... and names the published figure it was fitted to, by the id the
+  // flagship scenario gives its reference (so that run reports it as a fit target).
+  ASSERT_EQ(v.fit_targets_size(), 1);
+  EXPECT_EQ(v.fit_targets(0), "aurora-hpl-top500-2024-11");
+  only_factor.add_fit_targets(v.fit_targets(0));
   EXPECT_EQ(v.SerializeAsString(), only_factor.SerializeAsString());
   EXPECT_NE(v.source().find("FITTED to the SC24 HPL Rmax 1.012 EF/s"), std::string::npos);
   EXPECT_NE(v.source().find("scripts/fit-at-scale.sh"), std::string::npos);

@@ -141,7 +141,8 @@ TEST_F(ReportFiles, SummaryHasKeysInOrderAndValues) {
                                              "gemm_below_comm_fraction",
                                              "completed",
                                              "failure",
-                                             "fits_in_memory"};
+                                             "fits_in_memory",
+                                             "calibration"};
   EXPECT_EQ(keys, expected);
   EXPECT_TRUE(j["rmax_sampling_error_fraction"].is_null());  // not a fast-mode result
   EXPECT_EQ(j["time_s"].get<double>(), 0.1 + 0.2);           // exact: shortest round-trip text
