@@ -11,9 +11,15 @@ std::string format_sig(double x, int digits) {
   if (x == 0.0) return "0";
   if (digits < 1) digits = 1;
   const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(x))));
+  // Beyond these magnitudes fixed notation is unreadable anyway: %g then.
+  if (magnitude > 30 || magnitude < -30) {
+    char wide[64];
+    std::snprintf(wide, sizeof wide, "%.*g", digits, x);
+    return wide;
+  }
   int decimals = digits - 1 - magnitude;
   if (decimals < 0) decimals = 0;
-  char buffer[64];
+  char buffer[128];
   std::snprintf(buffer, sizeof buffer, "%.*f", decimals, x);
   // Rounding can carry into a new digit (9.9996 at 4 digits prints "10.000"):
   // redo it with one decimal fewer.
@@ -32,12 +38,24 @@ std::string format_in_unit(double value, Unit unit, int digits) {
   return format_sig(value / unit.scale, digits) + " " + unit.name;
 }
 
+namespace {
+
+/// `value` in the unit `pick` chooses for it, chosen again for the rounded
+/// figure: 999.96 PF/s at 4 digits reads 1.000 EF/s, 59.97 s at 3 reads 1.00 min.
+std::string format_picked(double value, Unit (*pick)(double), int digits) {
+  const Unit unit = pick(std::fabs(value));
+  const double rounded = std::strtod(format_sig(value / unit.scale, digits).c_str(), nullptr) * unit.scale;
+  return format_in_unit(value, pick(std::fabs(rounded)), digits);
+}
+
+} // namespace
+
 std::string format_rate(double flops_per_s, int digits) {
-  return format_in_unit(flops_per_s, rate_unit(std::fabs(flops_per_s)), digits);
+  return format_picked(flops_per_s, rate_unit, digits);
 }
 
 std::string format_duration(double seconds, int digits) {
-  return format_in_unit(seconds, time_unit(std::fabs(seconds)), digits);
+  return format_picked(seconds, time_unit, digits);
 }
 
 std::string format_percent_change(double fraction, int decimals) {

@@ -44,6 +44,17 @@ std::vector<Card> completed_cards(const Json& s) {
                          ? "sampling error \u00b1" + percent(*number_at(s, "rmax_sampling_error_fraction"))
                          : ""});
   if (const auto t = number_at(s, "time_s")) cards.push_back({"run time", format_duration(*t, 4), ""});
+  // The published figure the scenario names, and what the difference means:
+  // a fit target agrees by construction, anything else is a prediction.
+  if (const Json ref = s.value("reference", Json()); ref.is_object()) {
+    const auto published = number_at(ref, "rmax_flops_per_s");
+    const auto difference = number_at(ref, "difference_fraction");
+    const bool fit_target = ref.value("fit_target", false);
+    if (published && difference)
+      cards.push_back({"vs published " + format_rate(*published), format_percent_change(*difference),
+                       fit_target ? "by construction: the calibration was fitted to it"
+                                  : "a prediction: nothing in effect was fitted to it"});
+  }
   if (const auto k = number_at(s, "crossover_step")) {
     const auto f = number_at(s, "crossover_fraction");
     cards.push_back({"crossover", "step " + format_count(std::llround(*k)),

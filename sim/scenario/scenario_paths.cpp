@@ -33,7 +33,7 @@ fs::path strip_parents(const fs::path& p) {
 
 bool exists(const fs::path& p) {
   std::error_code ignored;
-  return fs::exists(p, ignored);
+  return fs::is_regular_file(p, ignored);
 }
 
 } // namespace

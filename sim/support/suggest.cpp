@@ -25,17 +25,25 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 }
 
 std::optional<std::string> closest_name(std::string_view typed, const std::vector<std::string>& candidates) {
-  const std::size_t limit = std::clamp<std::size_t>(typed.size() / 3, 1, 3);
+  // The limit is on the name itself: a flag's leading dashes are not part of it.
+  const std::size_t name_size = typed.size() - std::min(typed.find_first_not_of('-'), typed.size());
+  const std::size_t limit = std::clamp<std::size_t>(name_size / 3, 1, 3);
   std::optional<std::string> best;
   std::size_t best_distance = limit + 1;
+  bool tied = false;
   for (const std::string& c : candidates) {
     if (c == typed) return std::nullopt;
     const std::size_t d = edit_distance(typed, c);
     if (d < best_distance) {
       best_distance = d;
       best = c;
+      tied = false;
+    } else if (d == best_distance && best && *best != c) {
+      tied = true;
     }
   }
+  // Two names equally near: a guess between them would mislead.
+  if (tied) return std::nullopt;
   return best;
 }
 

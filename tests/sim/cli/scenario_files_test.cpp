@@ -69,7 +69,7 @@ TEST(CliScenarioFiles, EveryBrokenCombinationIsListedByRunAndDryRun) {
     std::size_t lines = 0;
     std::istringstream in(r.err);
     for (std::string line; std::getline(in, line); ++lines)
-      EXPECT_EQ(line.rfind("error: " + path + ":", 0), 0u) << line;
+      EXPECT_EQ(line.rfind("hplsim: error: " + path + ":", 0), 0u) << line;
     EXPECT_EQ(lines, 3u) << r.err;
     EXPECT_FALSE(fs::exists(dir / "out" / "summary.json"));
   }

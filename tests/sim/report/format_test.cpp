@@ -57,5 +57,19 @@ TEST(Format, ShortDropsTheTrailingZerosOfAnEchoedFigure) {
   EXPECT_EQ(format_short(0.123456), "0.1235"); // still 4 significant digits
 }
 
+TEST(Format, TheUnitIsChosenForTheRoundedFigure) {
+  // 999.96 PF/s rounds to 1000 at 4 digits, which reads as 1.000 EF/s;
+  // 59.99 s rounds to 60.0 at 3 digits, which reads as 1.00 min.
+  EXPECT_EQ(format_rate(999.96e15), "1.000 EF/s");
+  EXPECT_EQ(format_duration(59.99), "1.00 min");
+  EXPECT_EQ(format_duration(59.94), "59.9 s");
+}
+
+TEST(Format, ExtremeMagnitudesFallBackToExponents) {
+  // Fixed notation past 1e30 would print 31+ digits; %g keeps the digits asked for.
+  EXPECT_EQ(format_sig(1.5e40, 3), "1.5e+40");
+  EXPECT_EQ(format_sig(2.5e-40, 2), "2.5e-40");
+}
+
 } // namespace
 } // namespace hplsim::sim

@@ -62,6 +62,24 @@ TEST_F(HtmlReport, ARunsSummaryBecomesCardsAndKeyedCells) {
   EXPECT_EQ(page, report()); // deterministic
 }
 
+TEST_F(HtmlReport, APublishedReferenceSaysWhetherItWasAFitTarget) {
+  // summary.json as `hplsim run` writes it for a scenario that names its
+  // published figure: the card shows the difference and what it means.
+  const std::string head =
+      R"({"benchmark": "hpl", "mode": "fast", "time_s": 100.0, "rmax_flops_per_s": 1.0134e18,
+    "completed": true, "failure": null, "calibration": "calibrated", "reference": {"id": "r", "source": "a list",
+    "rmax_flops_per_s": 1.012e18, "difference_fraction": 0.001383, "fit_target": )";
+  write("summary.json", head + "true}}");
+  std::string page = report();
+  EXPECT_NE(page.find(">vs published 1.012 EF/s<"), std::string::npos);
+  EXPECT_NE(page.find(">+0.1%<"), std::string::npos); // 1.0134 / 1.012 - 1
+  EXPECT_NE(page.find("by construction"), std::string::npos);
+  write("summary.json", head + "false}}");
+  page = report();
+  EXPECT_NE(page.find("a prediction"), std::string::npos);
+  EXPECT_EQ(page.find("by construction"), std::string::npos);
+}
+
 TEST_F(HtmlReport, CsvFilesBecomeTablesQuotedFieldsIncluded) {
   const std::string header =
       "id,kind,target,start_s,duration_s,reached,steps,messages_failed,retries,retry_wait_s,"

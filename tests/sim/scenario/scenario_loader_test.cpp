@@ -123,7 +123,7 @@ TEST(ScenarioLoader, RejectsMisspelledField) {
 TEST(ScenarioLoader, SuggestsTheNearestFieldOfTheMessageWhereTheTypoIs) {
   // "gpus_per_sockets" is a field of machine.node (Node), one edit from gpus_per_socket.
   const std::string e = error_of(with("    gpus_per_socket: 1", "    gpus_per_sockets: 1"));
-  EXPECT_EQ(e.rfind("x.textproto:16:5: error: ", 0), 0u) << e;
+  EXPECT_EQ(e.rfind("x.textproto:16:5: Message type", 0), 0u) << e;
   EXPECT_NE(e.find("has no field named \"gpus_per_sockets\""), std::string::npos) << e;
   EXPECT_NE(e.find("(did you mean \"gpus_per_socket\"?)"), std::string::npos) << e;
   // In the dragonfly message, the nearest of ITS fields.

@@ -29,5 +29,13 @@ TEST(Suggest, ClosestNameStaysQuietWhenNothingIsNearOrTheNameExists) {
   EXPECT_EQ(closest_name("nd", fields), std::nullopt);
 }
 
+TEST(Suggest, ATieOrTheDashesAloneGiveNoGuess) {
+  // "--X" is one edit from --N, --P and --Q alike: no guess rather than an arbitrary one.
+  EXPECT_EQ(closest_name("--X", {"--N", "--P", "--Q", "--trials"}), std::nullopt);
+  // The limit counts the name, not its dashes: "--nb" (2 letters) allows one edit, to "--NB" none is needed
+  // case-insensitively, and "--nbb" is one from "--NB".
+  EXPECT_EQ(closest_name("--nbb", {"--NB", "--trials"}), std::optional<std::string>("--NB"));
+}
+
 } // namespace
 } // namespace hplsim::sim
