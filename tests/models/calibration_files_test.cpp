@@ -233,7 +233,7 @@ TEST(WorkstationCalibration, IsTheFitOfItsShippedSamples) {
                 1e-12 * rec.memory_bandwidth_bytes_per_s())
         << name;
   }
-  // The compute-bound records the lead prices HPL's CPU phases with fit this box within 15% rms.
+  // The compute-bound records that price HPL's CPU phases fit this box within 15% rms.
   for (const char* r : {"cpu.gemm.fp64", "cpu.trsm.fp64", "cpu.pfact.fp64", "cpu.getrf.fp64"})
     EXPECT_LT(std::stod(shipped.at(r).source().substr(shipped.at(r).source().find("residual ") + 9)), 0.15)
         << r;

@@ -41,7 +41,8 @@ TEST(Plan, PrintsTheTableAndTheBestNodeCountUnderEachObjective) {
   EXPECT_LT(at36, at48);
   const std::string svg = read_text(dir / "a" / "plan.svg");
   EXPECT_NE(svg.find("class=\"best\""), std::string::npos);
-  // The window as given, and the table's units: 48 nodes do ~7.4 PF/s in ~2.8 min (the README tour's plan, analytic mode).
+  // The window as given, and the table's units: 48 nodes do ~7.4 PF/s in ~2.8 min (the README tour's
+  // plan scenario, here in analytic mode).
   EXPECT_NE(svg.find("within 0.08 h"), std::string::npos);
   EXPECT_NE(svg.find(">PF/s<"), std::string::npos);
   EXPECT_NE(svg.find(">min<"), std::string::npos);

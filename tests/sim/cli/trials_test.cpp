@@ -297,8 +297,8 @@ TEST(Trials, StrategiesNeedTrialsAndKnownNames) {
       {"run", sc, "--trials", "2", "--strategies", "P2P,hybrid", "--out", (dir / "o").string()}, dir);
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--strategies"), std::string::npos) << bad.err;
-  // Refused before anything is simulated (the analytic mode, which this used,
-  // now refuses HPL-MxP itself).
+  // Refused before anything is simulated (fast mode here: the analytic mode
+  // refuses HPL-MxP itself).
   const CliResult mxp =
       run_hplsim({"run", source_path("scenarios/aurora-mxp-sc24.textproto"), "--trials", "2", "--strategies",
                   "P2P", "--mode", "fast", "--out", (dir / "o").string()},
