@@ -14,7 +14,7 @@ RunResult with_reference(bool fit_target) {
   RunResult r;
   r.rmax_flops_per_s = 1.0134e18;
   r.calibration = "calibrated";
-  r.calibration_files = {"models/calibrations/fit.textproto"};
+  r.calibration_files = {"cal/fitted.textproto"};
   r.reference = ReferenceFigure{"published-rmax", "a list", 1.012e18, fit_target};
   return r;
 }
@@ -31,16 +31,14 @@ TEST(ReferenceReport, AFitTargetAgreesByConstruction) {
   ASSERT_TRUE(reference_difference_fraction(r).has_value());
   EXPECT_NEAR(*reference_difference_fraction(r), 0.0013834, 1e-6);
   const std::string text = printed(r);
-  EXPECT_NE(text.find("Calibration: fitted parameters from models/calibrations/fit.textproto"),
-            std::string::npos)
-      << text;
+  EXPECT_NE(text.find("Calibration: fitted parameters from cal/fitted.textproto"), std::string::npos) << text;
   EXPECT_NE(text.find("Reference: 1.012 EF/s published; this run +0.1%, by construction"), std::string::npos)
       << text;
   EXPECT_NE(text.find("(a list)"), std::string::npos) << text;
   nlohmann::ordered_json j;
   add_reference_json(r, j);
   EXPECT_EQ(j["calibration"], "calibrated");
-  EXPECT_EQ(j["calibration_files"][0], "models/calibrations/fit.textproto");
+  EXPECT_EQ(j["calibration_files"][0], "cal/fitted.textproto");
   EXPECT_EQ(j["reference"]["id"], "published-rmax");
   EXPECT_EQ(j["reference"]["fit_target"], true);
   EXPECT_NEAR(j["reference"]["difference_fraction"].get<double>(), 0.0013834, 1e-6);
@@ -65,9 +63,9 @@ TEST(ReferenceReport, ARunThatDidNotCompleteHasNoDifference) {
 TEST(ReferenceReport, SourcedOnlyNamesTheFileItLeftOutAndNoReferenceWritesNone) {
   RunResult r;
   r.calibration = "sourced only";
-  r.calibration_files = {"models/calibrations/fit.textproto"};
+  r.calibration_files = {"cal/fitted.textproto"};
   EXPECT_NE(printed(r).find("sourced figures only (--sourced-only left out the fitted "
-                            "models/calibrations/fit.textproto)"),
+                            "cal/fitted.textproto)"),
             std::string::npos)
       << printed(r);
   nlohmann::ordered_json j;
