@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <regex>
+#include <cctype>
 #include <string>
 #include <vector>
 
@@ -15,6 +15,16 @@
 
 namespace hplsim::sim::testing {
 namespace {
+
+/// The longest run of consecutive digits in `text` (a number printed in full).
+std::size_t longest_digit_run(const std::string& text) {
+  std::size_t longest = 0, run = 0;
+  for (const char c : text) {
+    run = std::isdigit(static_cast<unsigned char>(c)) ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  return longest;
+}
 
 const std::string kSmallDragonfly = source_path("scenarios/small-dragonfly.textproto");
 
@@ -35,8 +45,13 @@ TEST(CliConventions, VersionPrintsHplsimAndTheLibrariesItWasBuiltWith) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   // The project's VERSION in CMakeLists.txt.
   EXPECT_EQ(r.out.rfind("hplsim 0.1.0\n", 0), 0u) << r.out;
-  EXPECT_TRUE(std::regex_search(r.out, std::regex("\nbuilt with SimGrid 3\\.[0-9]+"))) << r.out;
-  EXPECT_TRUE(std::regex_search(r.out, std::regex("\nbuilt with Protobuf [0-9]+\\.[0-9]+"))) << r.out;
+  const auto version_after = [&](const std::string& prefix) {
+    const auto at = r.out.find(prefix);
+    return at != std::string::npos && at + prefix.size() < r.out.size() &&
+           std::isdigit(static_cast<unsigned char>(r.out[at + prefix.size()]));
+  };
+  EXPECT_TRUE(version_after("\nbuilt with SimGrid 3.")) << r.out;
+  EXPECT_TRUE(version_after("\nbuilt with Protobuf ")) << r.out;
 }
 
 // CLI11's own range check prints DBL_MAX in full; every bound is in the flag's words.
@@ -61,7 +76,7 @@ TEST(CliConventions, ARangeErrorIsOneReadableLine) {
     const CliResult r = run_hplsim(args, dir);
     EXPECT_EQ(r.exit_code, 2) << args[0] << " " << args[2];
     EXPECT_EQ(r.err, expected);
-    EXPECT_FALSE(std::regex_search(r.err, std::regex("[0-9]{21}"))) << r.err;
+    EXPECT_LE(longest_digit_run(r.err), 20u) << r.err;
   }
 }
 
