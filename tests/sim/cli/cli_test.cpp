@@ -164,21 +164,14 @@ TEST(CliRun, CollectivePanelFactorizationTimesThePanelAsItsOpsDo) {
   // apart in Rmax: longer windows give the rounding more steps to grow).
   TempDir dir;
   const auto run = [&](const char* name, const char* panel) {
-    const std::vector<std::string> args = {"run",     source_path("scenarios/aurora-hpl-sc24.textproto"),
-                                           "--nodes", "16",
-                                           "--P",     "8",
-                                           "--Q",     "12",
-                                           "--N",     "599040",
-                                           "--set",   "options.fast.initial_windows=4",
-                                           "--set",   "options.fast.max_windows=6",
-                                           "--set",   "options.fast.measured_steps=2",
-                                           "--set",   "options.fast.fold=OFF",
-                                           "--set",   "options.fast.pivot_collective=true",
-                                           "--set",   std::string("options.fast.panel_collective=") + panel,
-                                           // The sourced model: the two schedules compared without
-                                           // the fitted per-node, per-step GPU factor.
-                                           "--sourced-only",
-                                           "--out",   (dir / name).string()};
+    const std::vector<std::string> args = {
+        "run", source_path("scenarios/aurora-hpl-sc24.textproto"), "--nodes", "16", "--P", "8", "--Q", "12",
+        "--N", "599040", "--set", "options.fast.initial_windows=4", "--set", "options.fast.max_windows=6",
+        "--set", "options.fast.measured_steps=2", "--set", "options.fast.fold=OFF", "--set",
+        "options.fast.pivot_collective=true", "--set", std::string("options.fast.panel_collective=") + panel,
+        // The sourced model: the two schedules compared without
+        // the fitted per-node, per-step GPU factor.
+        "--sourced-only", "--out", (dir / name).string()};
     const CliResult r = run_hplsim(args, dir);
     EXPECT_EQ(r.exit_code, 0) << r.err;
     return read_summary(dir / name);
