@@ -26,6 +26,16 @@ public:
   /// links' bandwidth, for `bytes` (the protocol model's corrections).
   virtual double latency_s(double path_s, std::int64_t bytes) const = 0;
   virtual double bandwidth_factor(std::int64_t bytes) const = 0;
+  /// How much longer than `work_s` the CPU work of `member` that starts at
+  /// `start_s` on its first `threads` cores takes under system noise
+  /// (models/noise.hpp); 0 on a quiet machine.
+  virtual double noise_delay_s(int /*member*/, int /*threads*/, double /*start_s*/, double /*work_s*/) const {
+    return 0.0;
+  }
+  /// The CPU time a member spends on one exchange step that sends `send_bytes`
+  /// and receives `recv_bytes` (the protocol model's per-message overheads; 0
+  /// for an empty direction).
+  virtual double message_cpu_s(std::int64_t /*send_bytes*/, std::int64_t /*recv_bytes*/) const { return 0.0; }
 };
 
 } // namespace hplsim::sim

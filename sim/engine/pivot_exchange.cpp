@@ -14,6 +14,7 @@
 #include <simgrid/s4u/Barrier.hpp>
 #include <simgrid/s4u/Link.hpp>
 
+#include "models/noise.hpp"
 #include "models/protocol_model.hpp"
 #include "sim/engine/swap_roll.hpp"
 #include "traces/hpl_pfact.hpp"
@@ -142,6 +143,13 @@ public:
   double bandwidth_factor(std::int64_t bytes) const override {
     return owner_.protocol_ == nullptr ? 1.0 : owner_.protocol_->bandwidth_factor(static_cast<double>(bytes));
   }
+  double noise_delay_s(int member, int threads, double start_s, double work_s) const override {
+    const models::NoiseModel* noise = owner_.noise_;
+    return noise == nullptr ? 0.0 : noise->rank_delay_s(base_ + member * stride_, threads, start_s, work_s);
+  }
+  double message_cpu_s(std::int64_t send_bytes, std::int64_t recv_bytes) const override {
+    return owner_.message_cpu_s(send_bytes, recv_bytes);
+  }
 
 private:
   PivotExchanges& owner_;
@@ -203,16 +211,62 @@ double PivotExchanges::roll_done_s(int rank) const {
 }
 
 PivotExchanges::PivotExchanges(const Platform& platform, const models::ProtocolModel* protocol,
-                               const std::vector<bool>* active_ranks)
-    : platform_(platform), protocol_(protocol), active_(active_ranks) {}
+                               const std::vector<bool>* active_ranks, const models::NoiseModel* noise)
+    : platform_(platform), protocol_(protocol), active_(active_ranks), noise_(noise) {}
 
-std::vector<double> PivotExchanges::replay(const traces::Exchange& x, std::vector<double>& arrival_s) {
-  arrive_with_the_first(arrival_s);
+double PivotExchanges::message_cpu_s(std::int64_t send_bytes, std::int64_t recv_bytes) const {
+  if (protocol_ == nullptr) return 0.0;
+  return (send_bytes > 0 ? protocol_->send_overhead_s(static_cast<double>(send_bytes)) : 0.0) +
+         (recv_bytes > 0 ? protocol_->recv_overhead_s(static_cast<double>(recv_bytes)) : 0.0);
+}
+
+// Under noise, a member enters the exchange once its CPU work before it
+// (`work_s` on its `threads` panel cores, from t) and its messages' overheads
+// on its main core are done, each stretched by the detours of those cores;
+// the overheads' own time stays in the message times. A folded-away member
+// (NaN) works as the earliest active member does, from when it does, on its
+// own cores.
+void PivotExchanges::noisy_entries(const traces::Exchange& x, std::vector<double>& enter,
+                                   const std::vector<double>& from_s, const std::vector<double>& work_s,
+                                   int threads) {
+  if (noise_ == nullptr || !noise_->active()) return;
+  std::size_t first = enter.size();
+  for (std::size_t m = 0; m < enter.size(); ++m)
+    if (!std::isnan(enter[m]) && (first == enter.size() || from_s[m] < from_s[first])) first = m;
+  if (first == enter.size()) return;
+  const Network column(*this, x.base(), x.stride());
+  for (std::size_t m = 0; m < enter.size(); ++m) {
+    const bool phantom = std::isnan(enter[m]);
+    const double from = phantom ? from_s[first] : from_s[m];
+    const double work = phantom ? work_s[first] : work_s[m];
+    const int member = static_cast<int>(m);
+    double t = from + work + (work > 0.0 ? column.noise_delay_s(member, threads, from, work) : 0.0);
+    const double o = m < member_cpu_s_.size() ? member_cpu_s_[m] : 0.0;
+    if (o > 0.0) t += column.noise_delay_s(member, 1, t, o);
+    enter[m] = t;
+  }
+}
+
+void PivotExchanges::use_patterns(const traces::Exchange& x) {
   const auto key = std::make_tuple(x.size(), x.root_member(), x.jb());
   if (key != patterns_key_) {
     patterns_ = pivot_exchange_patterns(x.size(), x.root_member(), x.jb());
     patterns_key_ = key;
+    member_cpu_s_.assign(patterns_.size(), 0.0);
+    for (std::size_t m = 0; m < patterns_.size(); ++m)
+      for (const traces::PeerMsg& msg : patterns_[m])
+        member_cpu_s_[m] += message_cpu_s(msg.send_bytes, msg.recv_bytes);
   }
+}
+
+std::vector<double> PivotExchanges::replay(const traces::Exchange& x, std::vector<double>& arrival_s,
+                                           bool entries_noisy) {
+  use_patterns(x);
+  if (!entries_noisy && noise_ != nullptr) {
+    const std::vector<double> from = arrival_s;
+    noisy_entries(x, arrival_s, from, std::vector<double>(from.size(), 0.0), 1);
+  }
+  arrive_with_the_first(arrival_s);
   Network network(*this, x.base(), x.stride());
   return pivot_exchange_completion_s(patterns_, network, &arrival_s);
 }
@@ -239,17 +293,31 @@ std::vector<double> PivotExchanges::replay_panel(const traces::Exchange& x,
       throw std::logic_error("panel collective: member " + std::to_string(m) + " has " +
                              std::to_string(segments[m].size()) + " segments for " +
                              std::to_string(exchanges) + " exchanges");
+  const bool noisy = noise_ != nullptr && noise_->active();
+  std::vector<double> work(noisy ? size : 0);
+  if (noisy) use_patterns(x);
   for (std::size_t j = 0; j < exchanges; ++j) {
     for (std::size_t m = 0; m < size; ++m)
       enter[m] = std::isnan(t[m]) ? t[m] : t[m] + segments[m][j];
-    std::vector<double> done = replay(x, enter); // fills the phantoms' NaN in `enter`
+    if (noisy) {
+      for (std::size_t m = 0; m < size; ++m)
+        work[m] = std::isnan(t[m]) ? 0.0 : segments[m][j];
+      noisy_entries(x, enter, t, work, noise_->layout().threads_per_rank);
+    }
+    std::vector<double> done = replay(x, enter, noisy); // fills the phantoms' NaN in `enter`
     if (x.has_collective_from_column() && static_cast<std::int64_t>(j) >= x.collective_from_column())
       complete_together(done);
     for (std::size_t m = 0; m < size; ++m)
       if (!std::isnan(t[m])) t[m] = done[m];
   }
+  const Network column(*this, x.base(), x.stride());
   for (std::size_t m = 0; m < size; ++m)
-    if (!std::isnan(t[m])) t[m] += segments[m][exchanges];
+    if (!std::isnan(t[m])) {
+      const double work_s = segments[m][exchanges];
+      t[m] += work_s + (noisy && work_s > 0.0 ? column.noise_delay_s(static_cast<int>(m),
+                                                                     noise_->layout().threads_per_rank, t[m], work_s)
+                                              : 0.0);
+    }
   return t;
 }
 

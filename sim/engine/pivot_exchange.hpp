@@ -19,6 +19,7 @@
 
 namespace hplsim::models {
 class ProtocolModel;
+class NoiseModel;
 }
 
 namespace hplsim::sim {
@@ -54,8 +55,11 @@ std::vector<double> pivot_exchange_completion_s(const std::vector<traces::Patter
 /// exchange", for the measured difference).
 class PivotExchanges {
 public:
+  /// `noise` (null: a quiet machine) stretches every member's CPU work: its
+  /// panel segments on its panel cores, its messages' overheads on its main
+  /// core, folded-away members' included (each on its own cores).
   PivotExchanges(const Platform& platform, const models::ProtocolModel* protocol,
-                 const std::vector<bool>* active_ranks);
+                 const std::vector<bool>* active_ranks, const models::NoiseModel* noise = nullptr);
 
   /// Called by `rank` (from its actor) at its `seq`-th exchange of step
   /// position `pos`; blocks until the active members have arrived and returns
@@ -78,13 +82,20 @@ private:
   const ExchangeNetwork::Route& rank_route(int from_rank, int to_rank);
   std::vector<double> replay_roll(const traces::Exchange& x, std::vector<double>& arrival_s);
   int active_members(const traces::Exchange& x);
-  std::vector<double> replay(const traces::Exchange& x, std::vector<double>& arrival_s);
+  std::vector<double> replay(const traces::Exchange& x, std::vector<double>& arrival_s,
+                             bool entries_noisy = false);
+  void use_patterns(const traces::Exchange& x);
+  void noisy_entries(const traces::Exchange& x, std::vector<double>& enter, const std::vector<double>& from_s,
+                     const std::vector<double>& work_s, int threads);
+  double message_cpu_s(std::int64_t send_bytes, std::int64_t recv_bytes) const;
   std::vector<double> replay_panel(const traces::Exchange& x, const std::vector<double>& arrival_s,
                                    const std::vector<std::vector<double>>& segments);
 
   const Platform& platform_;
   const models::ProtocolModel* protocol_;
   const std::vector<bool>* active_;
+  const models::NoiseModel* noise_;
+  std::vector<double> member_cpu_s_; // per member of patterns_: its messages' overheads
   std::unordered_map<std::uint64_t, ExchangeNetwork::Route> routes_; // by (from rank, to rank)
   std::unordered_map<const void*, std::uint32_t> link_ids_;          // Route::link_id
   std::map<std::pair<int, int>, int> active_count_;

@@ -69,6 +69,7 @@ struct Replay::State {
   std::vector<int> ranks_done;           // parallel to records: active ranks done with the step
   std::unique_ptr<PivotExchanges> exchanges;
   std::unique_ptr<CollectiveSyncs> syncs;
+  std::unique_ptr<models::NoiseModel> noise; // null when the run has no noise
   ReplayStats stats;
   double makespan_s = 0.0;
   int active = 0;
@@ -312,13 +313,32 @@ private:
       if (c.has_async_tag()) return pending_.launch(c.async_tag(), exec, pos, phase, t0, OpKind::Exec);
       exec->wait();
     } else {
+      const double noisy = amount + noise_delay_s(st_.options.threading_for(c.phase()).threads,
+                                                  amount / sg4::this_actor::get_host()->get_speed()) *
+                                        sg4::this_actor::get_host()->get_speed();
       if (c.has_async_tag()) {
-        sg4::ExecPtr exec = sg4::this_actor::exec_async(amount);
+        sg4::ExecPtr exec = sg4::this_actor::exec_async(noisy);
         return pending_.launch(c.async_tag(), exec, pos, phase, t0, OpKind::Exec);
       }
-      sg4::this_actor::execute(amount);
+      sg4::this_actor::execute(noisy);
     }
     accounts_.add(pos, phase, t0, sg4::Engine::get_clock());
+  }
+
+  // How much the detours of this rank's first `threads` cores stretch `work_s`
+  // seconds of CPU work that start now (0 without noise).
+  double noise_delay_s(int threads, double work_s) const {
+    if (!st_.noise) return 0.0;
+    return st_.noise->rank_delay_s(rank_, threads, sg4::Engine::get_clock(), work_s);
+  }
+  // A message's software overhead on this rank's main core, stretched by the
+  // detours there: the time the message waits for it beyond the overhead the
+  // protocol model already prices.
+  void message_noise(std::int64_t bytes, bool send) const {
+    if (!st_.noise || st_.protocol == nullptr) return;
+    const double o = send ? st_.protocol->send_overhead_s(static_cast<double>(bytes))
+                          : st_.protocol->recv_overhead_s(static_cast<double>(bytes));
+    if (const double delay_s = noise_delay_s(1, o); delay_s > 0.0) sg4::this_actor::sleep_for(delay_s);
   }
 
   bool is_phantom(int peer) const {
@@ -378,6 +398,7 @@ private:
   void send(const traces::Send& s, std::size_t pos, double t0) {
     ++st_.stats.messages;
     const int phase = phase_index(s.phase());
+    message_noise(s.bytes(), true);
     if (is_phantom(s.peer()))
       return phantom_transfer(rank_, s.peer(), s.bytes(), s.has_async_tag() ? s.async_tag() : 0, pos, phase,
                               t0, s.device());
@@ -414,6 +435,7 @@ private:
 
   void recv(const traces::Recv& r, std::size_t pos, double t0) {
     const int phase = phase_index(r.phase());
+    message_noise(r.bytes(), false);
     const double extra_s =
         r.repeat() > 1
             ? (r.repeat() - 1) * peers_.message_latency_s(
@@ -518,7 +540,9 @@ Replay::Replay(const Platform& platform, const models::KernelModels& kernels,
   st.rank_swap_bcast_s.assign(static_cast<std::size_t>(ranks), 0.0);
   st.ranks_done.resize(st.steps.size());
   st.window = std::make_unique<StepWindow>(st.source, st.steps, ranks, st.active, st.records);
-  st.exchanges = std::make_unique<PivotExchanges>(platform, protocol, st.options.active_ranks);
+  if (st.options.noise && st.options.noise->active())
+    st.noise = std::make_unique<models::NoiseModel>(st.options.noise, st.options.seed);
+  st.exchanges = std::make_unique<PivotExchanges>(platform, protocol, st.options.active_ranks, st.noise.get());
   st.syncs = std::make_unique<CollectiveSyncs>(st.options.active_ranks);
   for (std::size_t i = 0; i < st.steps.size(); ++i) {
     StepRecord& r = st.records[i];

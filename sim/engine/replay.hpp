@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/kernel_model.hpp"
+#include "models/noise.hpp"
 #include "models/protocol_model.hpp"
 #include "sim/engine/platform.hpp"
 #include "sim/engine/rank_mean.hpp"
@@ -46,6 +47,10 @@ struct ReplayOptions {
                                     : other_threading;
   }
   std::uint64_t seed = 1;
+  /// System noise on the CPU cores (models/noise.hpp): CPU kernels, message
+  /// overheads and the priced collectives' CPU parts are stretched by the
+  /// detours of the rank's cores, drawn from `seed`. nullptr: no noise.
+  std::shared_ptr<const models::NoiseConfig> noise;
   /// GPU-aware MPI's device path (machine.placement): messages whose buffers
   /// are in GPU memory (Send/Recv.device) cost their sender this software time
   /// and move at most at this rate (0 = no cap).

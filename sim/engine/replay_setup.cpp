@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/scenario/scenario_paths.hpp"
 #include "sim/support/errors.hpp"
 
 namespace hplsim::sim {
@@ -62,6 +63,30 @@ void check_kernel_coverage(const ResolvedScenario& sc, const ScheduleSource& sou
   }
 }
 
+std::shared_ptr<const models::NoiseConfig> noise_config(const ResolvedScenario& sc) {
+  const models::NoiseParams& params = sc.machine.variability.noise();
+  if (params.sources_size() == 0) return nullptr;
+  auto config = std::make_shared<models::NoiseConfig>();
+  config->params = params;
+  config->layout.cores_per_node = sc.machine.node.cores_per_node();
+  config->layout.ranks_per_node = std::max(1, sc.workload.ranks_per_node);
+  config->layout.threads_per_rank = std::max(1, sc.workload.panel_threads);
+  config->layout.os_cores = params.os_cores_per_node();
+  config->traces.resize(static_cast<std::size_t>(params.sources_size()));
+  for (int i = 0; i < params.sources_size(); ++i) {
+    const models::NoiseSource& s = params.sources(i);
+    if (!s.has_trace_file()) continue;
+    const ScenarioFile file = find_scenario_file(sc.base_dir, s.trace_file());
+    try {
+      config->traces[static_cast<std::size_t>(i)] = models::read_noise_trace(file.path);
+    } catch (const std::runtime_error& e) {
+      throw ScenarioError(sc.path + ": machine.variability.noise.sources[" + std::to_string(i) +
+                          "].trace_file: " + e.what());
+    }
+  }
+  return config;
+}
+
 ReplayOptions replay_options(const ResolvedScenario& sc) {
   const auto& node = sc.machine.node;
   ReplayOptions ro;
@@ -87,6 +112,7 @@ ReplayOptions replay_options(const ResolvedScenario& sc) {
     ro.other_threading.serial_fraction = 0.0;
   }
   ro.seed = sc.options.seed;
+  ro.noise = noise_config(sc);
   ro.device_message_overhead_s = sc.machine.placement.device_overhead_s();
   ro.device_message_rate_bytes_per_s = sc.machine.placement.device_rate_cap_bytes_per_s();
   return ro;

@@ -12,6 +12,10 @@ namespace hplsim::sim {
 /// The replay options a scenario implies (steps, copy engines, jitter, panel threads, seed).
 ReplayOptions replay_options(const ResolvedScenario& scenario);
 
+/// The scenario's system noise with its traces read and its cores laid out
+/// (null when it has no noise source). Throws ScenarioError on an unreadable trace.
+std::shared_ptr<const models::NoiseConfig> noise_config(const ResolvedScenario& scenario);
+
 /// Throws ScenarioError (naming the scenario and the calibration) when a kernel
 /// the workload calls has no calibration record.
 void check_kernel_coverage(const ResolvedScenario& scenario, const ScheduleSource& source,

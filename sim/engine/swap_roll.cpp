@@ -186,7 +186,10 @@ void SwapRollPricer::run(std::uint64_t id, Roll& r, const ExchangeNetwork& netwo
         t[au] = t[bu] = r.pair_end_s[e];
         continue;
       }
-      pairs.push_back({std::max(t[au], t[bu]), e});
+      // Each member's overheads of the step on its main core, under noise.
+      const double ta = t[au] + network.noise_delay_s(x.a, 1, t[au], network.message_cpu_s(x.a_to_b_bytes, x.b_to_a_bytes));
+      const double tb = t[bu] + network.noise_delay_s(x.b, 1, t[bu], network.message_cpu_s(x.b_to_a_bytes, x.a_to_b_bytes));
+      pairs.push_back({std::max(ta, tb), e});
     }
     // Exchanges are in member order within a wave: ties go to the lower member.
     std::sort(pairs.begin(), pairs.end(), [](const Pair& x, const Pair& y) {
