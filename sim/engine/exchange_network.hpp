@@ -29,7 +29,13 @@ public:
   /// How much longer than `work_s` the CPU work of `member` that starts at
   /// `start_s` on its first `threads` cores takes under system noise
   /// (models/noise.hpp); 0 on a quiet machine.
-  virtual double noise_delay_s(int /*member*/, int /*threads*/, double /*start_s*/, double /*work_s*/) const {
+  virtual double noise_delay_s(int member, int threads, double start_s, double work_s) const {
+    return rank_noise_delay_s(rank_of(member), threads, start_s, work_s);
+  }
+  /// The rank of `member` (the identity for a network whose members are ranks).
+  virtual int rank_of(int member) const { return member; }
+  /// noise_delay_s by rank: a priced collective re-priced later keeps its members' ranks.
+  virtual double rank_noise_delay_s(int /*rank*/, int /*threads*/, double /*start_s*/, double /*work_s*/) const {
     return 0.0;
   }
   /// The CPU time a member spends on one exchange step that sends `send_bytes`

@@ -143,9 +143,10 @@ public:
   double bandwidth_factor(std::int64_t bytes) const override {
     return owner_.protocol_ == nullptr ? 1.0 : owner_.protocol_->bandwidth_factor(static_cast<double>(bytes));
   }
-  double noise_delay_s(int member, int threads, double start_s, double work_s) const override {
+  int rank_of(int member) const override { return base_ + member * stride_; }
+  double rank_noise_delay_s(int rank, int threads, double start_s, double work_s) const override {
     const models::NoiseModel* noise = owner_.noise_;
-    return noise == nullptr ? 0.0 : noise->rank_delay_s(base_ + member * stride_, threads, start_s, work_s);
+    return noise == nullptr ? 0.0 : noise->rank_delay_s(rank, threads, start_s, work_s);
   }
   double message_cpu_s(std::int64_t send_bytes, std::int64_t recv_bytes) const override {
     return owner_.message_cpu_s(send_bytes, recv_bytes);

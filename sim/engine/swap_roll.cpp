@@ -187,8 +187,10 @@ void SwapRollPricer::run(std::uint64_t id, Roll& r, const ExchangeNetwork& netwo
         continue;
       }
       // Each member's overheads of the step on its main core, under noise.
-      const double ta = t[au] + network.noise_delay_s(x.a, 1, t[au], network.message_cpu_s(x.a_to_b_bytes, x.b_to_a_bytes));
-      const double tb = t[bu] + network.noise_delay_s(x.b, 1, t[bu], network.message_cpu_s(x.b_to_a_bytes, x.a_to_b_bytes));
+      const double ta = t[au] + network.rank_noise_delay_s(r.rank_of[au], 1, t[au],
+                                                           network.message_cpu_s(x.a_to_b_bytes, x.b_to_a_bytes));
+      const double tb = t[bu] + network.rank_noise_delay_s(r.rank_of[bu], 1, t[bu],
+                                                           network.message_cpu_s(x.b_to_a_bytes, x.a_to_b_bytes));
       pairs.push_back({std::max(ta, tb), e});
     }
     // Exchanges are in member order within a wave: ties go to the lower member.
@@ -305,8 +307,10 @@ SwapRollPricer::Live SwapRollPricer::price(const traces::SwapLayout& layout, std
   r.to_next.resize(pu);
   r.prev.resize(pu);
   r.next.resize(pu);
+  r.rank_of.resize(pu);
   for (int m = 0; m < p; ++m) {
     const auto mu = static_cast<std::size_t>(m);
+    r.rank_of[mu] = network.rank_of(m);
     const int pos = layout.ipmapm1[mu];
     r.prev[mu] = layout.ipmap[static_cast<std::size_t>((pos + p - 1) % p)];
     r.next[mu] = layout.ipmap[static_cast<std::size_t>((pos + 1) % p)];

@@ -384,6 +384,15 @@ void check_fit(const Checker& c, const ResolvedScenario& r, const Scenario& s) {
                  " exceeds the node's cores: sockets*cores_per_socket = " + str(node.sockets) + "*" +
                  str(node.cores_per_socket) + " = " + str(node.cores_per_node()),
              {"workload.ranks_per_node", "machine.node.sockets", "machine.node.cores_per_socket"});
+  if (const int os_cores = r.machine.variability.noise().os_cores_per_node();
+      os_cores > 0 && os_cores + Int{w.ranks_per_node} * w.panel_threads > node.cores_per_node())
+    c.report("machine.variability.noise.os_cores_per_node",
+             "machine.variability.noise.os_cores_per_node + workload.ranks_per_node*panel_threads = " +
+                 str(os_cores) + " + " + str(w.ranks_per_node) + "*" + str(w.panel_threads) +
+                 " exceeds the node's cores = " + str(node.cores_per_node()) +
+                 ": the ranks' threads would run on the cores reserved for the OS",
+             {"machine.variability.noise.os_cores_per_node", "workload.panel_threads",
+              "workload.ranks_per_node"});
   if (node.gpus_per_node() > 0 && Int{w.ranks_per_node} * w.gpus_per_rank() > node.gpus_per_node())
     c.report("workload.ranks_per_node",
              "workload: ranks_per_node*gpus_per_rank = " + str(w.ranks_per_node) + "*" +

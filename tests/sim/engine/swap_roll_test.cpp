@@ -1,5 +1,7 @@
 // Fast mode's collective swap roll (sim/engine/swap_roll.hpp, PivotExchanges with a SwapRoll) against the
 // same roll sent message by message (reference mode's schedule).
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "sim/engine/swap_roll.hpp"
@@ -164,6 +166,60 @@ TEST(SwapRoll, RollsOfNodeMatesShareTheirNicWhicheverIsPricedFirst) {
     EXPECT_GT(messages, 1.2 * alone) << "p = " << p;
     EXPECT_NEAR(collective, messages, 1e-9 * messages) << "p = " << p << ", alone " << alone;
   }
+}
+
+} // namespace
+} // namespace hplsim::sim
+
+namespace hplsim::sim {
+namespace {
+
+// Every message 1 us on routes without links; under noise every member's step
+// is held up `delay_s` (ExchangeNetwork::rank_noise_delay_s) after its CPU
+// overhead of 0.5 us, or only rank `only`'s when it is >= 0.
+class NoisyUniformLatency final : public ExchangeNetwork {
+public:
+  NoisyUniformLatency(double delay_s, int only = -1) : delay_s_(delay_s), only_(only) {}
+  const Route& route(int, int) override { return route_; }
+  double latency_s(double, std::int64_t) const override { return 1e-6; }
+  double bandwidth_factor(std::int64_t) const override { return 1.0; }
+  int rank_of(int member) const override { return 100 + member; }
+  double message_cpu_s(std::int64_t, std::int64_t) const override { return 0.5e-6; }
+  double rank_noise_delay_s(int rank, int, double, double work_s) const override {
+    EXPECT_GE(rank, 100); // asked by rank, not by member
+    EXPECT_DOUBLE_EQ(work_s, 0.5e-6);
+    return only_ < 0 || rank == 100 + only_ ? delay_s_ : 0.0;
+  }
+
+private:
+  Route route_;
+  double delay_s_;
+  int only_;
+};
+
+double latest(const std::vector<double>& t) { return *std::max_element(t.begin(), t.end()); }
+
+TEST(SwapRoll, NoiseOnEveryMemberDelaysEveryStepOfTheRing) {
+  // P = 4: three waves of exchanges between ring neighbours, each starting
+  // when both members are past their noise: 3 (1 us + D), against 3 us quiet.
+  const traces::SwapLayout layout = traces::make_swap_layout(kRowBegin, kN, kNb, kNb, 4, 1);
+  const std::vector<double> arrival(4, 0.0);
+  NoisyUniformLatency quiet(0.0), noisy(2e-6);
+  SwapRollPricer a, b;
+  EXPECT_NEAR(latest(*a.price(layout, 512, arrival, quiet, 0.0)), 3e-6, 1e-15);
+  EXPECT_NEAR(latest(*b.price(layout, 512, arrival, noisy, 0.0)), 3 * (1e-6 + 2e-6), 1e-15);
+}
+
+TEST(SwapRoll, OneNoisyMemberHoldsTheRingBack) {
+  // Only member 2 is delayed, by 5 us at each of its steps: every step it
+  // takes part in starts 5 us late, and its neighbours carry that on.
+  const traces::SwapLayout layout = traces::make_swap_layout(kRowBegin, kN, kNb, kNb, 4, 1);
+  const std::vector<double> arrival(4, 0.0);
+  NoisyUniformLatency one(5e-6, 2);
+  SwapRollPricer p;
+  const double done = latest(*p.price(layout, 512, arrival, one, 0.0));
+  EXPECT_GE(done, 3e-6 + 5e-6); // at least one delayed step on the critical path
+  EXPECT_LE(done, 3 * (1e-6 + 5e-6) + 1e-15);
 }
 
 } // namespace
