@@ -10,12 +10,15 @@ columns (what HPL's own timers count per phase: docs/replay.md):
   late     SWAP is the largest phase summed over the last third of the steps
   aligned  the first matrix fraction from which GEMM stays below SWAP lies
            within 0.05 of the first from which the per-step rate stays 2% below
-           its plateau (the median rate over the first quarter of the steps)
+           its plateau (the median rate over the first quarter of the steps);
+           "stays" as hplsim's crossover measures it: most steps within 0.5% of
+           the steps of each one, to the end
 
 Usage: scripts/fig5-check.py OUT_DIR_OR_STEPS_CSV [--quiet]
 Exit status 0 when all three hold, 1 otherwise.
 """
 import csv
+import math
 import os
 import statistics
 import sys
@@ -32,15 +35,25 @@ def load(path):
 
 
 def first_from_which(rows, holds):
-    """Matrix fraction of the first step from which `holds` is true to the end (None if never)."""
-    start = None
+    """Matrix fraction of the first step from which `holds` is true to the end (None if never).
+
+    As hplsim's own crossover and rate-drop measures (sim/report/crossover.cpp,
+    docs/replay.md): a step counts when `holds` is true for most of the steps
+    within h = 0.5% of the steps of it, so a single step's dip or spike neither
+    starts nor ends the suffix.
+    """
+    n = len(rows)
+    below = [0]
     for r in rows:
-        if holds(r):
-            if start is None:
-                start = float(r["matrix_fraction"])
-        else:
-            start = None
-    return start
+        below.append(below[-1] + (1 if holds(r) else 0))
+    h = max(2, math.ceil(0.005 * n))
+    first = None
+    for i in range(n - 1, -1, -1):
+        lo, hi = max(0, i - h), min(n, i + h + 1)
+        if 2 * (below[hi] - below[lo]) <= hi - lo:
+            break
+        first = float(rows[i]["matrix_fraction"])
+    return first
 
 
 def main():

@@ -442,3 +442,43 @@ TEST(Replay, UnmatchedReceiveIsReportedAsUnfinished) {
 
 } // namespace
 } // namespace hplsim::sim
+
+namespace hplsim::sim {
+namespace {
+
+// One rank per node, one core each: a detour of 0.1 ms every 0.3 ms on it.
+std::shared_ptr<models::NoiseConfig> periodic_noise() {
+  auto c = std::make_shared<models::NoiseConfig>();
+  models::NoiseSource* s = c->params.add_sources();
+  s->set_scope(models::NoiseSource::CORE);
+  s->mutable_periodic()->set_period_s(3e-4);
+  s->mutable_periodic()->set_length_s(1e-4);
+  c->traces.resize(1);
+  c->layout = {1, 1, 1, 0};
+  return c;
+}
+
+TEST(Replay, NoiseStretchesCpuKernelsAndNotGpuKernels) {
+  // Rank 0: 1 ms of CPU work from t = 0; rank 1: a 2 ms GPU GEMM. With the
+  // detours the CPU kernel ends where the noise model says 1 ms of work on
+  // node 0's core 0 from 0 ends (about 1 ms / (1 - 1/3)); the GPU kernel keeps its time.
+  const std::vector<std::vector<traces::Op>> programs = {{op_gemm(traces::CPU, 100, 100, 500)},
+                                                         {op_gemm(traces::GPU, 1000, 1000, 1000)}};
+  const auto noise = periodic_noise();
+  const auto quiet = run_programs(1, 1, programs);
+  const auto noisy = run_programs(1, 1, programs, nullptr, [&](ReplayOptions& o) { o.noise = noise; });
+  const auto gm = static_cast<std::size_t>(PhaseId::Gemm);
+  const models::NoiseModel model(noise, one_step_options().seed);
+  const double expected_s = model.finish_s(0, 0, 0.0, 1e-3);
+  EXPECT_GT(expected_s, 1.3e-3); // three or four detours inside
+  EXPECT_NEAR(quiet[0], 2e-3, 1e-9);
+  EXPECT_NEAR(noisy[0], std::max(expected_s, 2e-3), 1e-9);
+  // The slowest rank's GEMM phase: rank 1's 2 ms GPU GEMM or rank 0's stretched CPU one.
+  EXPECT_NEAR(noisy[1 + gm], std::max(expected_s, 2e-3), 1e-9);
+  // Same seed, same detours: the run repeats to the bit.
+  const auto again = run_programs(1, 1, programs, nullptr, [&](ReplayOptions& o) { o.noise = noise; });
+  EXPECT_EQ(noisy, again);
+}
+
+} // namespace
+} // namespace hplsim::sim
