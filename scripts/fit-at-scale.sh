@@ -10,8 +10,15 @@
 # core); 6-8 runs. The other cases are checked by scripts/at-scale-check.sh.
 # The other fields of the at-scale file are set to 0 in every probe, so the
 # fit is of FIELD alone.
+# FIELD may be any machine.variability field, e.g. a noise source's rate
+# (docs/noise.md); EXTRA holds further --set arguments every probe gets (the
+# source's scope and length), e.g.
+#   EXTRA="--set machine.variability.noise.sources[0].scope=CORE
+#          --set machine.variability.noise.sources[0].poisson.length_s=1e-3" \
+#     scripts/fit-at-scale.sh build/sim/hplsim /tmp/fit 0.3 1.0 0.003 noise.sources[0].poisson.rate_per_s
 #   scripts/fit-at-scale.sh [HPLSIM] [OUT] [LO] [HI] [TOL] [FIELD]
 set -euo pipefail
+set -f # EXTRA is split into words, its brackets are not globs
 cd "$(dirname "$0")/.."
 hplsim=$(realpath "${1:-build/sim/hplsim}")
 out=${2:-/tmp/hplsim-fit-at-scale}
@@ -25,11 +32,11 @@ atscale=machine.variability_file=../models/calibrations/aurora-at-scale.textprot
 mkdir -p "$out"
 
 rmax_at() { # value -> Rmax (flop/s) of aurora-hpl-sc24 with FIELD at that value
-  local dir=$out/$field-$1
+  local dir=$out/${field//[^A-Za-z0-9_.]/_}-$1
   if [ ! -f "$dir/summary.json" ]; then
     "$hplsim" run scenarios/aurora-hpl-sc24.textproto --set "$atscale" \
       --set machine.variability.kernel_jitter_cv=0 --set machine.variability.node_gpu_step_cv=0 \
-      --set "machine.variability.$field=$1" \
+      --set "machine.variability.$field=$1" ${EXTRA:-} \
       --out "$dir" >"$dir.log" 2>&1 || { echo "FAILED at cv=$1 (see $dir.log)" >&2; exit 1; }
   fi
   python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['rmax_flops_per_s'])" "$dir/summary.json"
