@@ -25,6 +25,7 @@ Command add_topo_command(CLI::App& app);
 Command add_trace_command(CLI::App& app);
 Command add_calibrate_command(CLI::App& app);
 Command add_osu_command(CLI::App& app);
+Command add_noise_bench_command(CLI::App& app);
 Command add_plan_command(CLI::App& app);
 Command add_sweep_command(CLI::App& app);
 Command add_report_command(CLI::App& app);
