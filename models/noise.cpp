@@ -24,9 +24,13 @@ double unit(std::uint64_t key) { // uniform in (0, 1), from one counter-based wo
   return (static_cast<double>(splitmix64(key) >> 11) + 0.5) * 0x1.0p-53;
 }
 
-std::uint64_t item(std::uint64_t parent, std::uint64_t index) { return RandomStreams::item_seed(parent, index); }
+std::uint64_t item(std::uint64_t parent, std::uint64_t index) {
+  return RandomStreams::item_seed(parent, index);
+}
 
-std::uint64_t signed_index(std::int64_t i) { return static_cast<std::uint64_t>(i); }
+std::uint64_t signed_index(std::int64_t i) {
+  return static_cast<std::uint64_t>(i);
+}
 
 } // namespace
 
@@ -46,9 +50,11 @@ NoiseTrace read_noise_trace(const std::string& path) {
     const std::string where = path + ":" + std::to_string(number) + ": ";
     if (!(fields >> b))
       throw std::runtime_error(where + "expected \"<start_s> <length_s>\", found one field");
-    if (fields >> extra) throw std::runtime_error(where + "expected two fields, found more (\"" + extra + "\")");
+    if (fields >> extra)
+      throw std::runtime_error(where + "expected two fields, found more (\"" + extra + "\")");
     Detour d;
-    for (auto [text, value, name] : {std::tuple{&a, &d.start_s, "start_s"}, std::tuple{&b, &d.length_s, "length_s"}}) {
+    for (auto [text, value, name] :
+         {std::tuple{&a, &d.start_s, "start_s"}, std::tuple{&b, &d.length_s, "length_s"}}) {
       std::size_t used = 0;
       try {
         *value = std::stod(*text, &used);
@@ -59,11 +65,13 @@ NoiseTrace read_noise_trace(const std::string& path) {
         throw std::runtime_error(where + name + " \"" + *text + "\" is not a number >= 0");
     }
     if (!t.detours.empty() && d.start_s < t.detours.back().start_s)
-      throw std::runtime_error(where + "start_s " + a + " is before the previous line's; the trace must be in order");
+      throw std::runtime_error(where + "start_s " + a +
+                               " is before the previous line's; the trace must be in order");
     t.detours.push_back(d);
     t.span_s = std::max(t.span_s, d.start_s + d.length_s);
   }
-  if (t.detours.empty() || t.span_s <= 0.0) throw std::runtime_error(path + ": the noise trace has no detour");
+  if (t.detours.empty() || t.span_s <= 0.0)
+    throw std::runtime_error(path + ": the noise trace has no detour");
   return t;
 }
 
@@ -92,19 +100,22 @@ bool source_delays(const NoiseSource& s, const NoiseTrace* trace, const CoreLayo
 
 bool NoiseConfig::active() const {
   for (int i = 0; i < params.sources_size(); ++i)
-    if (source_delays(params.sources(i), i < static_cast<int>(traces.size()) ? &traces[static_cast<std::size_t>(i)] : nullptr,
+    if (source_delays(params.sources(i),
+                      i < static_cast<int>(traces.size()) ? &traces[static_cast<std::size_t>(i)] : nullptr,
                       layout))
       return true;
   return false;
 }
 
-NoiseModel::NoiseModel(std::shared_ptr<const NoiseConfig> config, std::uint64_t seed) : config_(std::move(config)) {
+NoiseModel::NoiseModel(std::shared_ptr<const NoiseConfig> config, std::uint64_t seed)
+    : config_(std::move(config)) {
   const std::uint64_t root = splitmix64(seed ^ kNoiseStream);
   const auto& p = config_->params;
   for (int i = 0; i < p.sources_size(); ++i) {
     const NoiseSource& ns = p.sources(i);
-    const NoiseTrace* trace =
-        i < static_cast<int>(config_->traces.size()) ? &config_->traces[static_cast<std::size_t>(i)] : nullptr;
+    const NoiseTrace* trace = i < static_cast<int>(config_->traces.size())
+                                  ? &config_->traces[static_cast<std::size_t>(i)]
+                                  : nullptr;
     if (!source_delays(ns, trace, config_->layout)) continue;
     Source s;
     s.scope = ns.scope();
@@ -164,7 +175,8 @@ void NoiseModel::poisson_detours(const Source& s, std::uint64_t stream, int core
       Detour d;
       d.start_s = (static_cast<double>(b) + unit(k)) * s.bin_s;
       if (d.start_s < from_s || d.start_s >= to_s) continue;
-      d.length_s = s.exponential ? std::min(-std::log(unit(k + 1)), kExponentialCapMeans) * s.length_s : s.length_s;
+      d.length_s =
+          s.exponential ? std::min(-std::log(unit(k + 1)), kExponentialCapMeans) * s.length_s : s.length_s;
       out.push_back(d);
     }
   }
@@ -228,9 +240,9 @@ double NoiseModel::finish_s(int node, int core, double start_s, double work_s) c
     double t = start_s, left_s = work_s;
     for (const Detour& d : found) {
       const double end = d.start_s + d.length_s;
-      if (end <= t) continue;                 // over before the work needs the core
-      if (d.start_s >= t + left_s) break;     // the work is done before it begins
-      if (d.start_s > t) {                    // the work runs until the detour begins
+      if (end <= t) continue;             // over before the work needs the core
+      if (d.start_s >= t + left_s) break; // the work is done before it begins
+      if (d.start_s > t) {                // the work runs until the detour begins
         left_s -= d.start_s - t;
         t = d.start_s;
       }

@@ -91,8 +91,8 @@ private:
     int kind; // NoiseSource::ProcessCase
     double period_s = 0.0, length_s = 0.0, rate_per_s = 0.0;
     bool exponential = false;
-    double bin_s = 0.0;          // Poisson: time bin of the counter-based draws
-    double max_length_s = 0.0;   // look-back for a detour in progress
+    double bin_s = 0.0;        // Poisson: time bin of the counter-based draws
+    double max_length_s = 0.0; // look-back for a detour in progress
     const NoiseTrace* trace = nullptr;
     std::uint64_t key = 0;
   };

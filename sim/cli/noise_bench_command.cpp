@@ -79,11 +79,12 @@ int run_noise_bench(const NoiseBenchArgs& a) {
     const double median_s = iteration_percentile_s(r, 50);
     const auto slow = std::count_if(r.iteration_s.begin(), r.iteration_s.end(),
                                     [&](double t) { return t > 1.1 * median_s; });
-    std::printf("%-11d %-11d %6d %10s %10s %10s %10s %9lld (%s%%)\n", r.busy_cores, r.spare_cores, r.ranks,
-                us(iteration_percentile_s(r, 0)).c_str(), us(median_s).c_str(),
-                us(iteration_percentile_s(r, 99)).c_str(), us(iteration_percentile_s(r, 100)).c_str(),
-                static_cast<long long>(slow),
-                format_sig(100.0 * static_cast<double>(slow) / static_cast<double>(r.iteration_s.size()), 3).c_str());
+    std::printf(
+        "%-11d %-11d %6d %10s %10s %10s %10s %9lld (%s%%)\n", r.busy_cores, r.spare_cores, r.ranks,
+        us(iteration_percentile_s(r, 0)).c_str(), us(median_s).c_str(),
+        us(iteration_percentile_s(r, 99)).c_str(), us(iteration_percentile_s(r, 100)).c_str(),
+        static_cast<long long>(slow),
+        format_sig(100.0 * static_cast<double>(slow) / static_cast<double>(r.iteration_s.size()), 3).c_str());
     EcdfSeries series;
     series.name = std::to_string(r.busy_cores) + " busy cores";
     for (const double t : r.iteration_s)
@@ -106,8 +107,9 @@ int run_noise_bench(const NoiseBenchArgs& a) {
 Command add_noise_bench_command(CLI::App& app) {
   auto a = std::make_shared<NoiseBenchArgs>();
   auto* cmd = app.add_subcommand(
-      "noise-bench", "Simulate a bulk-synchronous noise microbenchmark (work, then a collective, per iteration) "
-                     "on a scenario's machine with its system noise");
+      "noise-bench",
+      "Simulate a bulk-synchronous noise microbenchmark (work, then a collective, per iteration) "
+      "on a scenario's machine with its system noise");
   cmd->add_option("scenario", a->scenario, "Scenario file (.textproto)")->required();
   cmd->add_option("--nodes", a->bench.nodes, "Nodes (default 4)")->check(at_least(1));
   cmd->add_option("--busy-cores", a->busy_cores,
@@ -116,7 +118,8 @@ Command add_noise_bench_command(CLI::App& app) {
       ->delimiter(',')
       ->check(at_least(1));
   cmd->add_option("--iterations", a->bench.iterations, "Iterations (default 500)")->check(at_least(1));
-  cmd->add_option("--work-s", a->bench.work_s, "CPU work per iteration on every rank, in seconds (default 1e-3)")
+  cmd->add_option("--work-s", a->bench.work_s,
+                  "CPU work per iteration on every rank, in seconds (default 1e-3)")
       ->check(greater_than_zero());
   cmd->add_option("--sync", a->bench.sync, "allreduce | barrier (default allreduce)")
       ->check(CLI::IsMember({"allreduce", "barrier"}));

@@ -35,7 +35,8 @@ public:
   /// The rank of `member` (the identity for a network whose members are ranks).
   virtual int rank_of(int member) const { return member; }
   /// noise_delay_s by rank: a priced collective re-priced later keeps its members' ranks.
-  virtual double rank_noise_delay_s(int /*rank*/, int /*threads*/, double /*start_s*/, double /*work_s*/) const {
+  virtual double rank_noise_delay_s(int /*rank*/, int /*threads*/, double /*start_s*/,
+                                    double /*work_s*/) const {
     return 0.0;
   }
   /// The CPU time a member spends on one exchange step that sends `send_bytes`

@@ -24,7 +24,8 @@ class BenchRank {
 public:
   BenchRank(int rank, int ranks, const NoiseBench& bench, const models::NoiseModel* noise,
             const models::ProtocolModel* protocol, std::vector<double>* iteration_s)
-      : rank_(rank), ranks_(ranks), bench_(bench), noise_(noise), protocol_(protocol), iteration_s_(iteration_s) {}
+      : rank_(rank), ranks_(ranks), bench_(bench), noise_(noise), protocol_(protocol),
+        iteration_s_(iteration_s) {}
 
   void operator()() {
     for (int it = 0; it < bench_.iterations; ++it) {

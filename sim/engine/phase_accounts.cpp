@@ -6,6 +6,26 @@
 
 namespace hplsim::sim {
 
+int phase_index(traces::Phase phase) {
+  switch (phase) {
+  case traces::PFACT:
+    return static_cast<int>(PhaseId::Pfact);
+  case traces::BCAST:
+    return static_cast<int>(PhaseId::Bcast);
+  case traces::SWAP:
+    return static_cast<int>(PhaseId::Swap);
+  case traces::TRSM:
+    return static_cast<int>(PhaseId::Trsm);
+  case traces::GEMM:
+    return static_cast<int>(PhaseId::Gemm);
+  case traces::SOLVE:
+    return static_cast<int>(PhaseId::Solve);
+  case traces::COPY:
+    return -1; // staging copies outside any phase are not attributed
+  }
+  return -1;
+}
+
 double PhaseAccounts::union_length(std::vector<std::pair<double, double>>& intervals) {
   std::sort(intervals.begin(), intervals.end());
   double total = 0.0, from = 0.0, to = -1.0;

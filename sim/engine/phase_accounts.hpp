@@ -12,8 +12,13 @@
 
 #include "sim/engine/rank_mean.hpp"
 #include "sim/result/run_result.hpp"
+#include "traces/schedule.pb.h"
 
 namespace hplsim::sim {
+
+/// The PhaseId index a schedule phase is accounted under (-1: none; staging
+/// copies outside any phase are not attributed).
+int phase_index(traces::Phase phase);
 
 class PhaseAccounts {
 public:

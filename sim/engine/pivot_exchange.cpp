@@ -315,9 +315,10 @@ std::vector<double> PivotExchanges::replay_panel(const traces::Exchange& x,
   for (std::size_t m = 0; m < size; ++m)
     if (!std::isnan(t[m])) {
       const double work_s = segments[m][exchanges];
-      t[m] += work_s + (noisy && work_s > 0.0 ? column.noise_delay_s(static_cast<int>(m),
-                                                                     noise_->layout().threads_per_rank, t[m], work_s)
-                                              : 0.0);
+      t[m] += work_s + (noisy && work_s > 0.0
+                            ? column.noise_delay_s(static_cast<int>(m), noise_->layout().threads_per_rank,
+                                                   t[m], work_s)
+                            : 0.0);
     }
   return t;
 }

@@ -20,7 +20,7 @@
 namespace hplsim::models {
 class ProtocolModel;
 class NoiseModel;
-}
+} // namespace hplsim::models
 
 namespace hplsim::sim {
 

@@ -28,26 +28,6 @@ namespace hplsim::sim {
 
 namespace {
 
-int phase_index(traces::Phase phase) {
-  switch (phase) {
-  case traces::PFACT:
-    return static_cast<int>(PhaseId::Pfact);
-  case traces::BCAST:
-    return static_cast<int>(PhaseId::Bcast);
-  case traces::SWAP:
-    return static_cast<int>(PhaseId::Swap);
-  case traces::TRSM:
-    return static_cast<int>(PhaseId::Trsm);
-  case traces::GEMM:
-    return static_cast<int>(PhaseId::Gemm);
-  case traces::SOLVE:
-    return static_cast<int>(PhaseId::Solve);
-  case traces::COPY:
-    return -1; // staging copies outside any phase are not attributed
-  }
-  return -1;
-}
-
 // Payload of every simulated message: SimGrid needs a pointer, the content is irrelevant.
 int g_payload = 0;
 
@@ -542,7 +522,8 @@ Replay::Replay(const Platform& platform, const models::KernelModels& kernels,
   st.window = std::make_unique<StepWindow>(st.source, st.steps, ranks, st.active, st.records);
   if (st.options.noise && st.options.noise->active())
     st.noise = std::make_unique<models::NoiseModel>(st.options.noise, st.options.seed);
-  st.exchanges = std::make_unique<PivotExchanges>(platform, protocol, st.options.active_ranks, st.noise.get());
+  st.exchanges =
+      std::make_unique<PivotExchanges>(platform, protocol, st.options.active_ranks, st.noise.get());
   st.syncs = std::make_unique<CollectiveSyncs>(st.options.active_ranks);
   for (std::size_t i = 0; i < st.steps.size(); ++i) {
     StepRecord& r = st.records[i];

@@ -73,9 +73,9 @@ std::shared_ptr<const models::NoiseConfig> noise_config(const ResolvedScenario& 
   config->layout.threads_per_rank = std::max(1, sc.workload.panel_threads);
   config->layout.os_cores = params.os_cores_per_node();
   // A rank's block stays inside the node (validation refuses more threads than cores).
-  config->layout.threads_per_rank =
-      std::max(1, std::min(config->layout.threads_per_rank,
-                           (config->layout.cores_per_node - config->layout.os_cores) / config->layout.ranks_per_node));
+  config->layout.threads_per_rank = std::max(
+      1, std::min(config->layout.threads_per_rank,
+                  (config->layout.cores_per_node - config->layout.os_cores) / config->layout.ranks_per_node));
   config->traces.resize(static_cast<std::size_t>(params.sources_size()));
   for (int i = 0; i < params.sources_size(); ++i) {
     const models::NoiseSource& s = params.sources(i);

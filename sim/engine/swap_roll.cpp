@@ -187,10 +187,12 @@ void SwapRollPricer::run(std::uint64_t id, Roll& r, const ExchangeNetwork& netwo
         continue;
       }
       // Each member's overheads of the step on its main core, under noise.
-      const double ta = t[au] + network.rank_noise_delay_s(r.rank_of[au], 1, t[au],
-                                                           network.message_cpu_s(x.a_to_b_bytes, x.b_to_a_bytes));
-      const double tb = t[bu] + network.rank_noise_delay_s(r.rank_of[bu], 1, t[bu],
-                                                           network.message_cpu_s(x.b_to_a_bytes, x.a_to_b_bytes));
+      const double ta =
+          t[au] + network.rank_noise_delay_s(r.rank_of[au], 1, t[au],
+                                             network.message_cpu_s(x.a_to_b_bytes, x.b_to_a_bytes));
+      const double tb =
+          t[bu] + network.rank_noise_delay_s(r.rank_of[bu], 1, t[bu],
+                                             network.message_cpu_s(x.b_to_a_bytes, x.a_to_b_bytes));
       pairs.push_back({std::max(ta, tb), e});
     }
     // Exchanges are in member order within a wave: ties go to the lower member.

@@ -86,7 +86,7 @@ private:
     std::shared_ptr<std::vector<double>> done_s;
     std::vector<const DenseRoute*> to_prev, to_next;
     std::vector<int> prev, next;
-    std::vector<int> rank_of; // per member: its rank (the noise on its cores)
+    std::vector<int> rank_of;              // per member: its rank (the noise on its cores)
     std::vector<std::uint32_t> node_links; // dense indices of the node links it holds
     double first_s = 0.0, end_s = 0.0;
   };

@@ -202,9 +202,9 @@ ResolvedScenario resolve(const LoadedScenario& loaded) {
   out.workload = resolve_workload(s.workload());
   if (out.workload.panel_threads == 0 && out.workload.ranks_per_node > 0)
     // The cores the job may use (those reserved for the OS left out), shared by the node's ranks.
-    out.workload.panel_threads =
-        std::max(1, (out.machine.node.cores_per_node() - out.machine.variability.noise().os_cores_per_node()) /
-                        out.workload.ranks_per_node);
+    out.workload.panel_threads = std::max(
+        1, (out.machine.node.cores_per_node() - out.machine.variability.noise().os_cores_per_node()) /
+               out.workload.ranks_per_node);
   if (s.options().has_mode()) out.options.mode = static_cast<Mode>(s.options().mode());
   set_if(s.options().has_seed(), s.options().seed(), out.options.seed);
   set_if(s.options().has_allow_memory_oversubscription(), s.options().allow_memory_oversubscription(),

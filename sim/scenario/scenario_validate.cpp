@@ -18,7 +18,6 @@
 
 #include "models/kernel_model.hpp"
 #include "models/protocol_model.hpp"
-#include "models/noise.hpp"
 #include "models/variability.hpp"
 #include "sim/scenario/memory_fit.hpp"
 #include "sim/scenario/scenario_check.hpp"
@@ -234,9 +233,6 @@ void check_protocol(const Checker& c, const models::ProtocolParams& proto, const
   }
 }
 
-void check_noise(const Checker& c, const models::NoiseParams& noise, const std::string& base_dir,
-                 const std::string& prefix);
-
 void check_variability(const Checker& c, const models::VariabilityParams& var, const std::string& base_dir,
                        const std::string& prefix = "machine.variability") {
   const MessageCheck v(c, var, prefix);
@@ -262,58 +258,6 @@ void check_variability(const Checker& c, const models::VariabilityParams& var, c
                                     "\": no such file; tried " + describe_tried(file));
     if (!std::ifstream(file.path))
       v.fail("node_rates_file", v.path("node_rates_file") + ": cannot open \"" + file.path + "\"");
-  }
-}
-
-void check_noise(const Checker& c, const models::NoiseParams& noise, const std::string& base_dir,
-                 const std::string& prefix) {
-  const MessageCheck n(c, noise, prefix);
-  n.at_least("os_cores_per_node", 0);
-  for (int i = 0; i < noise.sources_size(); ++i) {
-    const models::NoiseSource& src = noise.sources(i);
-    const MessageCheck s(c, src, prefix + (prefix.empty() ? "" : ".") + "sources[" + std::to_string(i) + "]");
-    if (src.scope() == models::NoiseSource::SCOPE_UNSPECIFIED)
-      s.fail("scope", s.path("scope") + " is required: CORE (every core its own detours) or NODE (one stream "
-                                        "per node, run on a spare core when the node has one)");
-    switch (src.process_case()) {
-    case models::NoiseSource::kPeriodic: {
-      const MessageCheck p(c, src.periodic(), s.path("periodic"));
-      p.positive("period_s", Need::Required);
-      p.non_negative("length_s", Need::Required);
-      if (src.periodic().length_s() >= src.periodic().period_s())
-        p.fail("length_s", p.path("length_s") + " (" + format_number(src.periodic().length_s()) +
-                               ") must be below period_s (" + format_number(src.periodic().period_s()) +
-                               "): the core would never run the application",
-               {p.path("length_s"), p.path("period_s")});
-      break;
-    }
-    case models::NoiseSource::kPoisson: {
-      const MessageCheck p(c, src.poisson(), s.path("poisson"));
-      p.non_negative("rate_per_s", Need::Required);
-      p.non_negative("length_s", Need::Required);
-      if (src.poisson().rate_per_s() * src.poisson().length_s() >= 1.0)
-        p.fail("rate_per_s", p.path("rate_per_s") + " x length_s = " +
-                                 format_number(src.poisson().rate_per_s() * src.poisson().length_s()) +
-                                 ": the detours would take the whole core (it must be below 1)",
-               {p.path("rate_per_s"), p.path("length_s")});
-      break;
-    }
-    case models::NoiseSource::kTraceFile: {
-      const ScenarioFile file = find_scenario_file(base_dir, src.trace_file());
-      if (!file.found)
-        s.fail("trace_file", s.path("trace_file") + " \"" + src.trace_file() + "\": no such file; tried " +
-                                 describe_tried(file));
-      try {
-        models::read_noise_trace(file.path);
-      } catch (const std::runtime_error& e) {
-        s.fail("trace_file", s.path("trace_file") + ": " + e.what());
-      }
-      break;
-    }
-    case models::NoiseSource::PROCESS_NOT_SET:
-      s.fail("periodic", s.path() + " needs one of periodic, poisson or trace_file",
-             {s.path("periodic"), s.path("poisson"), s.path("trace_file")});
-    }
   }
 }
 
@@ -386,13 +330,13 @@ void check_fit(const Checker& c, const ResolvedScenario& r, const Scenario& s) {
              {"workload.ranks_per_node", "machine.node.sockets", "machine.node.cores_per_socket"});
   if (const int os_cores = r.machine.variability.noise().os_cores_per_node();
       os_cores > 0 && os_cores + Int{w.ranks_per_node} * w.panel_threads > node.cores_per_node())
-    c.report("machine.variability.noise.os_cores_per_node",
-             "machine.variability.noise.os_cores_per_node + workload.ranks_per_node*panel_threads = " +
-                 str(os_cores) + " + " + str(w.ranks_per_node) + "*" + str(w.panel_threads) +
-                 " exceeds the node's cores = " + str(node.cores_per_node()) +
-                 ": the ranks' threads would run on the cores reserved for the OS",
-             {"machine.variability.noise.os_cores_per_node", "workload.panel_threads",
-              "workload.ranks_per_node"});
+    c.report(
+        "machine.variability.noise.os_cores_per_node",
+        "machine.variability.noise.os_cores_per_node + workload.ranks_per_node*panel_threads = " +
+            str(os_cores) + " + " + str(w.ranks_per_node) + "*" + str(w.panel_threads) +
+            " exceeds the node's cores = " + str(node.cores_per_node()) +
+            ": the ranks' threads would run on the cores reserved for the OS",
+        {"machine.variability.noise.os_cores_per_node", "workload.panel_threads", "workload.ranks_per_node"});
   if (node.gpus_per_node() > 0 && Int{w.ranks_per_node} * w.gpus_per_rank() > node.gpus_per_node())
     c.report("workload.ranks_per_node",
              "workload: ranks_per_node*gpus_per_rank = " + str(w.ranks_per_node) + "*" +

@@ -20,4 +20,9 @@ void validate_scenario(LoadedScenario& loaded, const google::protobuf::TextForma
 void check_faults(const Checker& c, const Scenario& s, const ResolvedScenario& resolved,
                   const std::string& base_dir);
 
+/// The noise rules (sim/scenario/noise_validate.cpp) of `noise` at `prefix`
+/// ("machine.variability.noise", or "noise" in a variability file).
+void check_noise(const Checker& c, const models::NoiseParams& noise, const std::string& base_dir,
+                 const std::string& prefix);
+
 } // namespace hplsim::sim::detail

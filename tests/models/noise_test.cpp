@@ -180,7 +180,8 @@ TEST(Noise, RankDelayUsesTheRanksOwnCores) {
 }
 
 TEST(Noise, TracesReplayPeriodicallyAtAPhasePerCore) {
-  const std::string path = testing::write_scratch_file(".trace", "# start_s length_s\n0.001 1e-5\n0.004 2e-5\n0.009 1e-6\n");
+  const std::string path =
+      testing::write_scratch_file(".trace", "# start_s length_s\n0.001 1e-5\n0.004 2e-5\n0.009 1e-6\n");
   const NoiseTrace t = read_noise_trace(path);
   ASSERT_EQ(t.detours.size(), 3U);
   EXPECT_NEAR(t.span_s, 0.009001, 1e-12);

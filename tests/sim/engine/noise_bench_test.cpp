@@ -69,13 +69,15 @@ TEST(NoiseBench, TooManyCoresOrNodesIsAnErrorNamingTheFlag) {
     simulate_noise_bench(sc, {4, 49, 10, 1e-3, "allreduce"});
     FAIL() << "expected an InputError";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("--busy-cores 49: a node has 48 cores"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("--busy-cores 49: a node has 48 cores"), std::string::npos)
+        << e.what();
   }
   try {
     simulate_noise_bench(sc, {1000, 4, 10, 1e-3, "allreduce"});
     FAIL() << "expected an InputError";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("--nodes 1000: the machine has 96 nodes"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("--nodes 1000: the machine has 96 nodes"), std::string::npos)
+        << e.what();
   }
 }
 

@@ -197,7 +197,9 @@ private:
   int only_;
 };
 
-double latest(const std::vector<double>& t) { return *std::max_element(t.begin(), t.end()); }
+double latest(const std::vector<double>& t) {
+  return *std::max_element(t.begin(), t.end());
+}
 
 TEST(SwapRoll, NoiseOnEveryMemberDelaysEveryStepOfTheRing) {
   // P = 4: three waves of exchanges between ring neighbours, each starting

@@ -42,8 +42,9 @@ void expect_error(const std::string& noise, const std::string& expected) {
 }
 
 TEST(NoiseValidation, AValidNoiseBlockLoadsAndLaysOutTheCores) {
-  const std::string noise = "os_cores_per_node: 2 sources { scope: CORE poisson { rate_per_s: 1 length_s: 1e-3 } } "
-                            "sources { scope: NODE periodic { period_s: 1 length_s: 1e-4 } }";
+  const std::string noise =
+      "os_cores_per_node: 2 sources { scope: CORE poisson { rate_per_s: 1 length_s: 1e-3 } } "
+      "sources { scope: NODE periodic { period_s: 1 length_s: 1e-4 } }";
   ASSERT_EQ(error_of(noise), "");
   const ResolvedScenario sc = resolve(load_scenario_text(scenario_with(noise), kPath));
   // 104 cores, 2 for the OS, 6 ranks: 17 threads each by default, no idle core.
@@ -84,15 +85,16 @@ TEST(NoiseValidation, ATraceFileMustExistAndParse) {
 
 TEST(NoiseValidation, ReservedCoresMustLeaveTheRanksTheirThreads) {
   // 6 ranks of 17 threads are 102 cores; 4 more for the OS exceed 104.
-  const std::string text = scenario_with("os_cores_per_node: 4") ;
+  const std::string text = scenario_with("os_cores_per_node: 4");
   std::string with_threads = text;
   with_threads.insert(with_threads.find("workload {\n") + 11, "  panel_threads: 17\n");
   try {
     load_scenario_text(with_threads, kPath);
     FAIL() << "expected a ScenarioError";
   } catch (const ScenarioError& e) {
-    EXPECT_NE(std::string(e.what()).find("machine.variability.noise.os_cores_per_node + "
-                                         "workload.ranks_per_node*panel_threads = 4 + 6*17 exceeds the node's cores = 104"),
+    EXPECT_NE(std::string(e.what()).find(
+                  "machine.variability.noise.os_cores_per_node + "
+                  "workload.ranks_per_node*panel_threads = 4 + 6*17 exceeds the node's cores = 104"),
               std::string::npos)
         << e.what();
   }
