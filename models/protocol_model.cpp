@@ -60,9 +60,11 @@ ProtocolModel::ProtocolModel(const ProtocolParams& params) : params_(params) {
     const double bf = s.has_bandwidth_factor() ? s.bandwidth_factor() : 1.0;
     require_non_negative(at + "latency_factor", lf);
     require_positive(at + "bandwidth_factor", bf);
+    require_non_negative(at + "extra_latency_s", s.extra_latency_s());
     min_bytes_.push_back(start);
     latency_factors_.push_back(lf);
     bandwidth_factors_.push_back(bf);
+    extra_latencies_s_.push_back(s.extra_latency_s());
   }
 }
 
@@ -78,6 +80,13 @@ double ProtocolModel::bandwidth_factor(double bytes) const {
   if (min_bytes_.empty()) return 1.0;
   const auto it = std::upper_bound(min_bytes_.begin(), min_bytes_.end(), bytes);
   return bandwidth_factors_[static_cast<std::size_t>(it - min_bytes_.begin()) - 1];
+}
+
+double ProtocolModel::extra_latency_s(double bytes) const {
+  check_bytes(bytes);
+  if (min_bytes_.empty()) return 0.0;
+  const auto it = std::upper_bound(min_bytes_.begin(), min_bytes_.end(), bytes);
+  return extra_latencies_s_[static_cast<std::size_t>(it - min_bytes_.begin()) - 1];
 }
 
 double ProtocolModel::send_overhead_s(double bytes) const {
@@ -100,7 +109,8 @@ double ProtocolModel::rendezvous_extra_latency_s(double bytes) const {
 }
 
 double ProtocolModel::message_latency_s(double path_s, double bytes) const {
-  const double extra_s = send_overhead_s(bytes) + recv_overhead_s(bytes) + rendezvous_extra_latency_s(bytes);
+  const double extra_s = send_overhead_s(bytes) + recv_overhead_s(bytes) + rendezvous_extra_latency_s(bytes) +
+                         extra_latency_s(bytes);
   return latency_factor(bytes) * path_s + extra_s;
 }
 

@@ -3,7 +3,7 @@
 // al., "Simulating MPI applications: the SMPI approach", IEEE TPDS 2017):
 // a message of b bytes over a path of latency L and bottleneck bandwidth B
 // takes, from the send call to the receive completing,
-//   os(b) + L * latency_factor(b) + [b >= eager_threshold] * rendezvous_extra
+//   os(b) + L * latency_factor(b) + extra_latency(b) + [b >= eager_threshold] * rendezvous_extra
 //         + b / (B * bandwidth_factor(b)) + or(b)
 // with os(b) = send_overhead_s + b * send_overhead_per_byte_s (or likewise).
 // The factors are piecewise constant: a segment applies from its min_bytes up
@@ -22,6 +22,8 @@ public:
   explicit ProtocolModel(const ProtocolParams& params);
   double latency_factor(double bytes) const;
   double bandwidth_factor(double bytes) const;
+  /// The segment's extra_latency_s (a protocol switch's fixed cost; 0 unset).
+  double extra_latency_s(double bytes) const;
   double send_overhead_s(double bytes) const;
   double recv_overhead_s(double bytes) const;
   bool is_eager(double bytes) const;
@@ -38,6 +40,7 @@ private:
   std::vector<double> min_bytes_; // segment starts, increasing
   std::vector<double> latency_factors_;
   std::vector<double> bandwidth_factors_;
+  std::vector<double> extra_latencies_s_;
 };
 
 /// Factors re-expressed for another path, keeping the predicted time of

@@ -18,10 +18,13 @@ namespace {
 struct OsuArgs {
   OsuBench bench;
   std::string scenario;
+  std::vector<std::string> set;
 };
 
 int run_osu(const OsuArgs& args) {
-  const ResolvedScenario sc = resolve(load_scenario(args.scenario));
+  ScenarioOverrides overrides;
+  overrides.set = args.set;
+  const ResolvedScenario sc = resolve(load_scenario(args.scenario, overrides));
   const OsuResult r = simulate_osu(sc, args.bench);
   const std::string& kind = args.bench.kind;
   if (kind == "latency") {
@@ -65,6 +68,9 @@ Command add_osu_command(CLI::App& app) {
          "The two node ids A B the messages go between (default 0 1)")
       ->expected(2)
       ->check(at_least(0));
+  osu->add_option("--set", a->set,
+                  "Override a scenario field: FIELD.PATH=VALUE (repeatable), e.g. "
+                  "machine.protocol.eager_threshold_bytes=32768");
   return {osu, [a]() { return run_osu(*a); }};
 }
 

@@ -224,6 +224,7 @@ void check_protocol(const Checker& c, const models::ProtocolParams& proto, const
                               str(proto.segments(i - 1).min_bytes()) + " (segments in increasing size)");
     s.non_negative("latency_factor");
     s.positive("bandwidth_factor");
+    s.non_negative("extra_latency_s");
   }
   // The protocol model is the final authority on its parameters.
   try {
@@ -457,12 +458,11 @@ void load_variability(const Checker& c, LoadedScenario& loaded) {
   }
 }
 
-/// machine.protocol or machine.protocol_file into loaded.protocol, validated.
+/// machine.protocol_file, with machine.protocol's fields over it, or
+/// machine.protocol alone, into loaded.protocol, validated. Inline segments
+/// replace the file's (a segment list is one piecewise function).
 void load_protocol(const Checker& c, LoadedScenario& loaded) {
   const Machine& m = loaded.scenario.machine();
-  if (m.has_protocol() && m.has_protocol_file())
-    c.fail("machine.protocol_file", "machine.protocol and machine.protocol_file are exclusive; give one",
-           {"machine.protocol", "machine.protocol_file"});
   if (!m.has_protocol_file()) {
     check_protocol(c, m.protocol(), "machine.protocol.");
     loaded.protocol = m.protocol();
@@ -474,6 +474,11 @@ void load_protocol(const Checker& c, LoadedScenario& loaded) {
   check_protocol(Checker(SourceMap{file, models::ProtocolParams::descriptor(), &tree}, nullptr),
                  loaded.protocol, "");
   loaded.protocol_path = file;
+  if (!m.has_protocol()) return;
+  check_protocol(c, m.protocol(), "machine.protocol.");
+  if (m.protocol().segments_size() > 0) loaded.protocol.clear_segments();
+  loaded.protocol.MergeFrom(m.protocol());
+  check_protocol(c, loaded.protocol, "machine.protocol."); // the combination, e.g. a source left stale
 }
 
 } // namespace

@@ -310,20 +310,29 @@ TEST(CliErrors, TraceRejectsReversedStepRange) {
   EXPECT_FALSE(fs::exists(dir / "t.bin"));
 }
 
-TEST(CliErrors, ProtocolFileExcludesAnInlineProtocol) {
+TEST(CliRun, InlineProtocolFieldsApplyOverTheProtocolFile) {
+  // The MN4 preset's send overhead is 0; 50 us inline adds 50 us to every
+  // osu_latency row (1.10 us at 0 B with the preset alone: docs/osu-presets.md),
+  // and a bad inline value is located at the field it sets.
   TempDir dir;
   const std::string scenario = source_path("scenarios/marenostrum4-osu.textproto");
-  const CliResult r = run_hplsim(
-      {"run", scenario, "--set", "machine.protocol.send_overhead_s=1e-7", "--out", (dir / "out").string()},
-      dir);
-  EXPECT_EQ(r.exit_code, 1) << r.err;
-  // Located at the scenario's protocol_file line: the override log matches
-  // whole paths, so a --set of a field inside machine.protocol is not named.
-  const std::string where =
-      scenario + ":" + std::to_string(line_of(read_text(scenario), "protocol_file:")) + ":";
-  EXPECT_NE(r.err.find(where), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("machine.protocol and machine.protocol_file are exclusive"), std::string::npos)
-      << r.err;
+  const auto latency_at_0_us = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {"osu", "latency", scenario, "--max-bytes", "1"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const CliResult r = run_hplsim(args, dir);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::istringstream in(r.out);
+    for (std::string line; std::getline(in, line);)
+      if (!line.empty() && line[0] == '0') return std::stod(line.substr(1));
+    return -1.0;
+  };
+  const double plain_us = latency_at_0_us({});
+  EXPECT_NEAR(plain_us, 1.10, 0.01);
+  EXPECT_NEAR(latency_at_0_us({"--set", "machine.protocol.send_overhead_s=5e-5"}), plain_us + 50.0, 0.01);
+  const CliResult bad =
+      run_hplsim({"osu", "latency", scenario, "--set", "machine.protocol.send_overhead_s=-1"}, dir);
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("machine.protocol.send_overhead_s"), std::string::npos) << bad.err;
 }
 
 TEST(CliErrors, BadValueInProtocolFileNamesThatFileLineAndField) {

@@ -14,6 +14,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "models/calibration_io.hpp"
 #include "models/osu_output.hpp"
@@ -29,9 +30,12 @@ const std::string kBxiV2 = source_path("scenarios/bxi-v2-osu.textproto");
 /// OSU reader (models/osu_output.hpp), which also checks the OSU format.
 /// Sizes -> value in SI units (seconds or bytes per second).
 std::map<long long, double> simulate_osu(const std::string& kind, const std::string& scenario,
-                                         models::OsuTable* table_out = nullptr) {
+                                         models::OsuTable* table_out = nullptr,
+                                         const std::vector<std::string>& extra = {}) {
   TempDir dir;
-  const CliResult r = run_hplsim({"osu", kind, scenario}, dir);
+  std::vector<std::string> args = {"osu", kind, scenario};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const CliResult r = run_hplsim(args, dir);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   std::istringstream in(r.out);
   const models::OsuTable table = models::parse_osu_output(in, "hplsim osu " + kind);
@@ -135,6 +139,29 @@ TEST(OsuMareNostrum4, CalibratingOnTheSimulatedOutputGivesThePresetBack) {
 TEST(OsuBxiV2, BandwidthAt4MiBReproducesTheMeasuredSaturation) {
   const auto bw = simulate_osu("bw", kBxiV2);
   EXPECT_NEAR(bw.at(kMiB4), 11.0e9, 0.10 * 11.0e9);
+}
+
+// The preset's protocol switches at their published sizes [P] (PIO -> DMA at
+// 256 B, eager -> rendezvous at 16 KiB with Open MPI, 32 KiB with ParaStation
+// MPI), with the preset's [U] costs (0.5 us, 2 us): osu_latency steps up by
+// each cost between the two sizes around its switch, where the sizes on
+// either side grow by the bytes' time alone (size / (0.88 x 12.5 GB/s), 1% slack).
+double step_us(const std::map<long long, double>& lat, long long below, long long at) {
+  const double bytes_s = static_cast<double>(at - below) / (0.88 * 12.5e9);
+  return (lat.at(at) - lat.at(below) - bytes_s) * 1e6;
+}
+
+TEST(OsuBxiV2, LatencyStepsAtThePioDmaAndEagerRendezvousSwitches) {
+  const auto lat = simulate_osu("latency", kBxiV2);
+  EXPECT_NEAR(step_us(lat, 64, 128), 0.0, 0.02);     // PIO on both sides
+  EXPECT_NEAR(step_us(lat, 128, 256), 0.5, 0.02);    // PIO -> DMA
+  EXPECT_NEAR(step_us(lat, 512, 1024), 0.0, 0.02);   // DMA on both sides
+  EXPECT_NEAR(step_us(lat, 8192, 16384), 2.0, 0.03); // eager -> rendezvous (Open MPI)
+  EXPECT_NEAR(step_us(lat, 16384, 32768), 0.0, 0.03);
+  const auto ps =
+      simulate_osu("latency", kBxiV2, nullptr, {"--set", "machine.protocol.eager_threshold_bytes=32768"});
+  EXPECT_NEAR(step_us(ps, 8192, 16384), 0.0, 0.03);  // still eager with ParaStation MPI
+  EXPECT_NEAR(step_us(ps, 16384, 32768), 2.0, 0.03); // its switch
 }
 
 // ---------------------------------------------------------------- flags
