@@ -9,7 +9,12 @@
 # jackknife. Appends to bench-results/flagship.csv.
 #   git worktree add /tmp/old <commit> && (cd /tmp/old && bash scripts/build.sh)
 #   scripts/bench-flagship.sh /tmp/old/build/sim/hplsim /tmp/old build/sim/hplsim . [REPEATS] [SCENARIO]
+# OLD_ARGS and NEW_ARGS add run arguments to either side, so one binary can be
+# set against itself, e.g. quiet against system noise (docs/benchmarks.md):
+#   OLD_ARGS=--sourced-only NEW_ARGS="--sourced-only --set machine.variability.noise.sources[0]..." \
+#     scripts/bench-flagship.sh build/sim/hplsim . build/sim/hplsim . 3
 set -euo pipefail
+set -f # the extra arguments are split into words, their brackets are not globs
 cd "$(dirname "$0")/.."
 here=$PWD
 old=$(realpath "$1") old_src=$(realpath "$2") new=$(realpath "$3") new_src=$(realpath "$4")
@@ -43,7 +48,10 @@ run_one() {
   local watcher=$!
   local t0 t1
   t0=$(date +%s.%N)
-  (cd "$src" && "$bin" run "$scenario" --out "$out" >"$out.log" 2>&1)
+  local extra
+  if [ "$label" = old ]; then extra=${OLD_ARGS:-}; else extra=${NEW_ARGS:-}; fi
+  # shellcheck disable=SC2086 # word splitting of the extra arguments is wanted
+  (cd "$src" && "$bin" run "$scenario" $extra --out "$out" >"$out.log" 2>&1)
   t1=$(date +%s.%N)
   kill "$watcher" 2>/dev/null || true
   wait "$watcher" 2>/dev/null || true
