@@ -71,6 +71,16 @@ inline std::string scenario_text(const std::string& relative) {
   return text;
 }
 
+/// small-dragonfly's text with its kernels_file made absolute, so a copy
+/// written elsewhere still finds the calibration.
+inline std::string small_dragonfly_text() {
+  std::string text = read_text(source_path("scenarios/small-dragonfly.textproto"));
+  const std::string from = "\"../models/";
+  const auto at = text.find(from);
+  if (at != std::string::npos) text.replace(at, from.size(), "\"" + source_path("models/"));
+  return text;
+}
+
 /// small-dragonfly with exponential node failures at 0.311 per node-hour and a
 /// 60 s restart, written into `dir` (the plan and MPI tests): at N 1,228,800
 /// in analytic mode the run takes ~167 s and P(complete) is ~0.5 at 48 nodes
