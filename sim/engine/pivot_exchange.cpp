@@ -242,8 +242,9 @@ void PivotExchanges::noisy_entries(const traces::Exchange& x, std::vector<double
     const double work = phantom ? work_s[first] : work_s[m];
     const int member = static_cast<int>(m);
     double t = from + work + (work > 0.0 ? column.noise_delay_s(member, threads, from, work) : 0.0);
+    // The overheads on the main core; with none, a detour in progress there still holds the member.
     const double o = m < member_cpu_s_.size() ? member_cpu_s_[m] : 0.0;
-    if (o > 0.0) t += column.noise_delay_s(member, 1, t, o);
+    t += column.noise_delay_s(member, 1, t, o);
     enter[m] = t;
   }
 }

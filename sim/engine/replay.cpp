@@ -315,9 +315,10 @@ private:
   // detours there: the time the message waits for it beyond the overhead the
   // protocol model already prices.
   void message_noise(std::int64_t bytes, bool send) const {
-    if (!st_.noise || st_.protocol == nullptr) return;
-    const double o = send ? st_.protocol->send_overhead_s(static_cast<double>(bytes))
-                          : st_.protocol->recv_overhead_s(static_cast<double>(bytes));
+    if (!st_.noise) return;
+    const double o = st_.protocol == nullptr ? 0.0
+                     : send                  ? st_.protocol->send_overhead_s(static_cast<double>(bytes))
+                                             : st_.protocol->recv_overhead_s(static_cast<double>(bytes));
     if (const double delay_s = noise_delay_s(1, o); delay_s > 0.0) sg4::this_actor::sleep_for(delay_s);
   }
 

@@ -2,6 +2,7 @@
 // One replayed step of hand-written per-rank programs (shared by the sim tests).
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -49,7 +50,8 @@ inline ReplayOptions one_step_options() {
 /// row-major grid of `q` columns, no kernels), simulated in a forked child
 /// (tests/sim/engine/isolated.hpp).
 inline double grid_makespan(const topo::Topology& topology, topo::Routing routing,
-                            const std::vector<std::vector<traces::Op>>& programs, int ranks_per_node, int q) {
+                            const std::vector<std::vector<traces::Op>>& programs, int ranks_per_node, int q,
+                            const std::function<void(ReplayOptions&)>& tweak_options = nullptr) {
   return run_isolated([&]() {
            auto engine = create_engine();
            PlatformSpec spec;
@@ -65,7 +67,9 @@ inline double grid_makespan(const topo::Topology& topology, topo::Routing routin
            spec.rank_col = [q](int r) { return r % q; };
            Platform platform(spec);
            const models::KernelModels kernels(models::KernelCalibration{});
-           Replay replay(platform, kernels, nullptr, one_step_source(programs), one_step_options());
+           ReplayOptions options = one_step_options();
+           if (tweak_options) tweak_options(options);
+           Replay replay(platform, kernels, nullptr, one_step_source(programs), options);
            replay.start();
            engine->run();
            return std::vector<double>{replay.makespan_s()};
@@ -75,8 +79,9 @@ inline double grid_makespan(const topo::Topology& topology, topo::Routing routin
 
 /// grid_makespan with rank r alone on node r, in a 1 x R grid.
 inline double one_rank_per_node_makespan(const topo::Topology& topology, topo::Routing routing,
-                                         const std::vector<std::vector<traces::Op>>& programs) {
-  return grid_makespan(topology, routing, programs, 1, static_cast<int>(programs.size()));
+                                         const std::vector<std::vector<traces::Op>>& programs,
+                                         const std::function<void(ReplayOptions&)>& tweak_options = nullptr) {
+  return grid_makespan(topology, routing, programs, 1, static_cast<int>(programs.size()), tweak_options);
 }
 
 } // namespace hplsim::sim

@@ -2,6 +2,7 @@
 // same exchange sent message by message (reference mode's schedule).
 #include <gtest/gtest.h>
 
+#include "models/noise.hpp"
 #include "sim/engine/pivot_exchange.hpp"
 #include "tests/sim/engine/one_step.hpp"
 #include "topologies/fat_tree.hpp"
@@ -76,7 +77,7 @@ std::vector<std::vector<traces::Op>> column_programs(int p, int root, bool colle
   return programs;
 }
 
-TEST(PivotExchange, CollectiveTakesAsLongAsItsMessagesOnAnIdleFabric) {
+topo::FatTreeTopology small_tree() {
   topo::FatTreeParams params;
   params.leaf_switches = 6;
   params.spine_switches = 2;
@@ -86,7 +87,11 @@ TEST(PivotExchange, CollectiveTakesAsLongAsItsMessagesOnAnIdleFabric) {
   params.nic_bandwidth_bytes_per_s = 25e9;
   params.link_latency_s = 50e-9;
   params.switch_latency_s = 350e-9;
-  const topo::FatTreeTopology tree(params);
+  return topo::FatTreeTopology(params);
+}
+
+TEST(PivotExchange, CollectiveTakesAsLongAsItsMessagesOnAnIdleFabric) {
+  const topo::FatTreeTopology tree = small_tree();
   for (const int p : {2, 4, 8, 16, 18, 23}) {
     const double messages =
         one_rank_per_node_makespan(tree, topo::Routing::Minimal, column_programs(p, 5 % p, false));
@@ -105,6 +110,41 @@ TEST(PivotExchange, CollectiveTakesAsLongAsItsMessagesOnAnIdleFabric) {
     }
     EXPECT_GT(messages, 0.0);
   }
+}
+
+TEST(PivotExchange, UnderNoiseTheCollectiveWaitsForItsSlowestMembersDetour) {
+  // Four ranks, one per node, enter the collective exchange at 0 while
+  // detours of 10 us every 20 us run on each node's core, each at its own
+  // phase. A member whose core is in a detour enters when it ends; the
+  // binary exchange then ends its rounds after the latest entry: the quiet
+  // time plus the largest of the four waits (closed form from the noise
+  // model's own detours). Folding two members away changes nothing: a
+  // folded member waits for the detours of its own core.
+  const topo::FatTreeTopology tree = small_tree();
+  auto noise = std::make_shared<models::NoiseConfig>();
+  models::NoiseSource* s = noise->params.add_sources();
+  s->set_scope(models::NoiseSource::CORE);
+  s->mutable_periodic()->set_period_s(20e-6);
+  s->mutable_periodic()->set_length_s(10e-6);
+  noise->traces.resize(1);
+  noise->layout = {1, 1, 1, 0};
+  const auto programs = column_programs(4, 0, true);
+  const double quiet = one_rank_per_node_makespan(tree, topo::Routing::Minimal, programs);
+  const auto with_noise = [&](ReplayOptions& o) { o.noise = noise; };
+  const double noisy = one_rank_per_node_makespan(tree, topo::Routing::Minimal, programs, with_noise);
+  const models::NoiseModel model(noise, one_step_options().seed);
+  double wait_s = 0.0;
+  for (int node = 0; node < 4; ++node)
+    wait_s = std::max(wait_s, model.finish_s(node, 0, 0.0, 0.0));
+  EXPECT_GT(wait_s, 0.0); // at this density some member starts in a detour
+  EXPECT_NEAR(noisy, quiet + wait_s, 1e-12);
+  const std::vector<bool> two_active = {true, true, false, false};
+  const double folded =
+      one_rank_per_node_makespan(tree, topo::Routing::Minimal, programs, [&](ReplayOptions& o) {
+        o.noise = noise;
+        o.active_ranks = &two_active;
+      });
+  EXPECT_NEAR(folded, quiet + wait_s, 1e-12);
 }
 
 } // namespace
