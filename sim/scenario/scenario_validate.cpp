@@ -531,6 +531,14 @@ void validate_scenario(LoadedScenario& loaded, const pb::TextFormat::ParseInfoTr
            "options.mode: the analytic mode has HPL's closed form only, not HPL-MxP's; use reference, fast "
            "or auto",
            {"workload.benchmark"});
+  // Nor does it have system noise (docs/noise.md): a closed form of the
+  // quiet machine would drop the sources without a word.
+  if (s.options().mode() == Options::ANALYTIC && loaded.variability.noise().sources_size() > 0)
+    c.fail("options.mode",
+           "options.mode: the analytic mode has no system noise, and machine.variability.noise has " +
+               std::to_string(loaded.variability.noise().sources_size()) +
+               " source(s); use reference, fast or auto",
+           {"machine.variability.noise"});
   const ResolvedScenario resolved = resolve(loaded);
   if (fast.has("panel_collective") && s.options().fast().panel_collective() &&
       resolved.machine.node.gpus_per_node() == 0)

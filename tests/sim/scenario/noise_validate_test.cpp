@@ -101,5 +101,19 @@ TEST(NoiseValidation, ReservedCoresMustLeaveTheRanksTheirThreads) {
   expect_error("os_cores_per_node: -1", "machine.variability.noise.os_cores_per_node");
 }
 
+TEST(NoiseValidation, TheAnalyticModeRefusesNoiseRatherThanDropIt) {
+  ScenarioOverrides o;
+  o.mode = "analytic";
+  try {
+    load_scenario_text(scenario_with("sources { scope: CORE poisson { rate_per_s: 1 length_s: 1e-3 } }"),
+                       kPath, o);
+    FAIL() << "expected a ScenarioError";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("the analytic mode has no system noise"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_NO_THROW(load_scenario_text(scenario_with("os_cores_per_node: 0"), kPath, o)); // no source, no noise
+}
+
 } // namespace
 } // namespace hplsim::sim
