@@ -59,12 +59,15 @@ int run_noise_bench(const NoiseBenchArgs& a) {
   const std::string out = a.out.empty() ? "hplsim-out/" + sc.name + "-noise-bench" : a.out;
   prepare_output_dir(out);
   const std::vector<int> cases = a.busy_cores.empty() ? std::vector<int>{0} : a.busy_cores;
-  std::vector<NoiseBenchResult> results;
+  std::vector<NoiseBench> benches;
   for (const int busy : cases) {
-    NoiseBench bench = a.bench;
-    bench.busy_cores = busy;
-    results.push_back(run_case(sc, bench));
+    benches.push_back(a.bench);
+    benches.back().busy_cores = busy;
+    check_noise_bench(sc, benches.back()); // here, not in the case's process: an input error is the user's
   }
+  std::vector<NoiseBenchResult> results;
+  for (const NoiseBench& bench : benches)
+    results.push_back(run_case(sc, bench));
   const auto us = [](double s) { return format_sig(s * 1e6, 4); };
   std::printf("noise-bench on %s: %d nodes, %d iterations of %s us of work on every busy core, then %s\n",
               sc.name.c_str(), a.bench.nodes, a.bench.iterations, us(a.bench.work_s).c_str(),

@@ -107,7 +107,7 @@ private:
 
 } // namespace
 
-NoiseBenchResult simulate_noise_bench(const ResolvedScenario& sc, const NoiseBench& bench) {
+int check_noise_bench(const ResolvedScenario& sc, const NoiseBench& bench) {
   const int cores = sc.machine.node.cores_per_node();
   const int os_cores = sc.machine.variability.noise().os_cores_per_node();
   const int busy = bench.busy_cores > 0 ? bench.busy_cores : cores - os_cores;
@@ -119,6 +119,12 @@ NoiseBenchResult simulate_noise_bench(const ResolvedScenario& sc, const NoiseBen
                      " cores, " + std::to_string(os_cores) +
                      " of them reserved for the OS (machine.variability.noise.os_cores_per_node)");
   if (bench.nodes * busy < 2) throw InputError("--nodes x --busy-cores: at least 2 ranks are needed");
+  return busy;
+}
+
+NoiseBenchResult simulate_noise_bench(const ResolvedScenario& sc, const NoiseBench& bench) {
+  const int busy = check_noise_bench(sc, bench);
+  const int cores = sc.machine.node.cores_per_node();
   ResolvedScenario s = sc;
   s.workload.nodes = bench.nodes;
   s.workload.ranks_per_node = busy;

@@ -32,8 +32,12 @@ struct NoiseBenchResult {
   int spare_cores = 0; // per node: cores the job leaves free (reserved or idle)
 };
 
-/// Runs the benchmark in this process's SimGrid engine (once per process).
-/// Throws InputError naming the flag when the nodes or cores do not fit the machine.
+/// Throws InputError naming the flag when the nodes or cores do not fit the
+/// machine; returns the busy cores per node the benchmark would use.
+int check_noise_bench(const ResolvedScenario& scenario, const NoiseBench& bench);
+
+/// Runs the benchmark in this process's SimGrid engine (once per process),
+/// after check_noise_bench.
 NoiseBenchResult simulate_noise_bench(const ResolvedScenario& scenario, const NoiseBench& bench);
 
 /// Iteration-time percentiles (p in [0, 100], nearest rank) of a result.

@@ -54,6 +54,18 @@ TEST(CliConventions, VersionPrintsHplsimAndTheLibrariesItWasBuiltWith) {
   EXPECT_TRUE(version_after("\nbuilt with Protobuf ")) << r.out;
 }
 
+// A noise-bench case checked before its process is forked: an input error
+// (exit 1) naming the flag, not an internal error from the child.
+TEST(CliConventions, NoiseBenchSizesAreCheckedAgainstTheMachine) {
+  TempDir dir;
+  const std::string mn4 = source_path("scenarios/marenostrum4-osu.textproto");
+  const CliResult r =
+      run_hplsim({"noise-bench", mn4, "--busy-cores", "48,49", "--out", (dir / "o").string()}, dir);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "hplsim: error: --busy-cores 49: a node has 48 cores, 0 of them reserved for the OS "
+                   "(machine.variability.noise.os_cores_per_node)\n");
+}
+
 // CLI11's own range check prints DBL_MAX in full; every bound is in the flag's words.
 TEST(CliConventions, ARangeErrorIsOneReadableLine) {
   TempDir dir;
@@ -69,6 +81,8 @@ TEST(CliConventions, ARangeErrorIsOneReadableLine) {
        "hplsim: error: --jobs: must be at least 1 (got 0)\n"},
       {{"osu", "bw", kSmallDragonfly, "--window", "0"},
        "hplsim: error: --window: must be at least 1 (got 0)\n"},
+      {{"noise-bench", kSmallDragonfly, "--work-s", "0"},
+       "hplsim: error: --work-s: must be greater than 0 (got 0)\n"},
       {{"run", kSmallDragonfly, "--trials", "two"},
        "hplsim: error: --trials: expects a whole number (got two)\n"},
   };
