@@ -72,6 +72,10 @@ NoiseTrace read_noise_trace(const std::string& path) {
   }
   if (t.detours.empty() || t.span_s <= 0.0)
     throw std::runtime_error(path + ": the noise trace has no detour");
+  // Replayed over its span: one under a microsecond would repeat too often to be noise.
+  if (t.span_s < 1e-6)
+    throw std::runtime_error(path + ": the noise trace spans " + std::to_string(t.span_s) +
+                             " s; it must span at least 1 us");
   return t;
 }
 

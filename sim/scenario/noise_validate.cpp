@@ -24,7 +24,9 @@ void check_noise(const Checker& c, const models::NoiseParams& noise, const std::
     switch (src.process_case()) {
     case models::NoiseSource::kPeriodic: {
       const MessageCheck p(c, src.periodic(), s.path("periodic"));
-      p.positive("period_s", Need::Required);
+      // Under a microsecond apart, detours are not noise but a slower core (and
+      // would cost the simulation one step each): use a rate factor instead.
+      p.in_range("period_s", 1e-6, true, 1e9, true, Need::Required);
       p.non_negative("length_s", Need::Required);
       if (src.periodic().length_s() >= src.periodic().period_s())
         p.fail("length_s",
@@ -36,7 +38,8 @@ void check_noise(const Checker& c, const models::NoiseParams& noise, const std::
     }
     case models::NoiseSource::kPoisson: {
       const MessageCheck p(c, src.poisson(), s.path("poisson"));
-      p.non_negative("rate_per_s", Need::Required);
+      p.in_range("rate_per_s", 0.0, true, 1e6, true,
+                 Need::Required); // as period_s: at most one a microsecond
       p.non_negative("length_s", Need::Required);
       if (src.poisson().rate_per_s() * src.poisson().length_s() >= 1.0)
         p.fail("rate_per_s",

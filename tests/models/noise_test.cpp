@@ -215,6 +215,7 @@ TEST(Noise, BadTraceLinesNameTheFileTheLineAndTheField) {
   EXPECT_NE(error("0.5 1e-5\n0.2 1e-5\n").find(":2: start_s 0.2 is before"), std::string::npos);
   EXPECT_NE(error("0.5\n").find(":1: expected"), std::string::npos);
   EXPECT_NE(error("# nothing\n").find("has no detour"), std::string::npos);
+  EXPECT_NE(error("0 1e-9\n").find("it must span at least 1 us"), std::string::npos);
 }
 
 } // namespace

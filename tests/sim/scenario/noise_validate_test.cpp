@@ -72,6 +72,11 @@ TEST(NoiseValidation, DetoursMustLeaveTheCoreSomeTime) {
                "machine.variability.noise.sources[0].poisson.rate_per_s");
   expect_error("sources { scope: CORE periodic { length_s: 1e-3 } }",
                "machine.variability.noise.sources[0].periodic.period_s");
+  // At most one detour a microsecond: faster is a slower core, not noise.
+  expect_error("sources { scope: CORE periodic { period_s: 1e-9 length_s: 1e-10 } }",
+               "machine.variability.noise.sources[0].periodic.period_s");
+  expect_error("sources { scope: CORE poisson { rate_per_s: 1e9 length_s: 1e-12 } }",
+               "machine.variability.noise.sources[0].poisson.rate_per_s");
 }
 
 TEST(NoiseValidation, ATraceFileMustExistAndParse) {
