@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <utility>
 #include <vector>
 
 #include "models/kernel_model.hpp"
+#include "models/noise.hpp"
 #include "sim/engine/engine_setup.hpp"
 #include "sim/engine/platform.hpp"
 #include "sim/engine/replay.hpp"
@@ -36,6 +38,19 @@ inline StepSource one_step_source(const std::vector<std::vector<traces::Op>>& pr
 }
 
 /// Replay options for step 0 alone.
+/// One rank per node on one core, each core with a detour of `length_s` every
+/// `period_s` at its own phase (models/noise.hpp).
+inline std::shared_ptr<models::NoiseConfig> periodic_core_noise(double period_s, double length_s) {
+  auto c = std::make_shared<models::NoiseConfig>();
+  models::NoiseSource* s = c->params.add_sources();
+  s->set_scope(models::NoiseSource::CORE);
+  s->mutable_periodic()->set_period_s(period_s);
+  s->mutable_periodic()->set_length_s(length_s);
+  c->traces.resize(1);
+  c->layout = {1, 1, 1, 0};
+  return c;
+}
+
 inline ReplayOptions one_step_options() {
   ReplayOptions ro;
   ro.steps = 1;

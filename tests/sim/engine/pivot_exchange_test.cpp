@@ -121,13 +121,7 @@ TEST(PivotExchange, UnderNoiseTheCollectiveWaitsForItsSlowestMembersDetour) {
   // model's own detours). Folding two members away changes nothing: a
   // folded member waits for the detours of its own core.
   const topo::FatTreeTopology tree = small_tree();
-  auto noise = std::make_shared<models::NoiseConfig>();
-  models::NoiseSource* s = noise->params.add_sources();
-  s->set_scope(models::NoiseSource::CORE);
-  s->mutable_periodic()->set_period_s(20e-6);
-  s->mutable_periodic()->set_length_s(10e-6);
-  noise->traces.resize(1);
-  noise->layout = {1, 1, 1, 0};
+  const auto noise = periodic_core_noise(20e-6, 10e-6);
   const auto programs = column_programs(4, 0, true);
   const double quiet = one_rank_per_node_makespan(tree, topo::Routing::Minimal, programs);
   const auto with_noise = [&](ReplayOptions& o) { o.noise = noise; };

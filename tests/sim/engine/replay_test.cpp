@@ -446,25 +446,13 @@ TEST(Replay, UnmatchedReceiveIsReportedAsUnfinished) {
 namespace hplsim::sim {
 namespace {
 
-// One rank per node, one core each: a detour of 0.1 ms every 0.3 ms on it.
-std::shared_ptr<models::NoiseConfig> periodic_noise() {
-  auto c = std::make_shared<models::NoiseConfig>();
-  models::NoiseSource* s = c->params.add_sources();
-  s->set_scope(models::NoiseSource::CORE);
-  s->mutable_periodic()->set_period_s(3e-4);
-  s->mutable_periodic()->set_length_s(1e-4);
-  c->traces.resize(1);
-  c->layout = {1, 1, 1, 0};
-  return c;
-}
-
 TEST(Replay, NoiseStretchesCpuKernelsAndNotGpuKernels) {
   // Rank 0: 1 ms of CPU work from t = 0; rank 1: a 2 ms GPU GEMM. With the
   // detours the CPU kernel ends where the noise model says 1 ms of work on
   // node 0's core 0 from 0 ends (about 1 ms / (1 - 1/3)); the GPU kernel keeps its time.
   const std::vector<std::vector<traces::Op>> programs = {{op_gemm(traces::CPU, 100, 100, 500)},
                                                          {op_gemm(traces::GPU, 1000, 1000, 1000)}};
-  const auto noise = periodic_noise();
+  const auto noise = periodic_core_noise(3e-4, 1e-4); // 0.1 ms every 0.3 ms
   const auto quiet = run_programs(1, 1, programs);
   const auto noisy = run_programs(1, 1, programs, nullptr, [&](ReplayOptions& o) { o.noise = noise; });
   const auto gm = static_cast<std::size_t>(PhaseId::Gemm);
