@@ -55,6 +55,15 @@ std::vector<Card> completed_cards(const Json& s) {
                        fit_target ? "by construction: the calibration was fitted to it"
                                   : "a prediction: nothing in effect was fitted to it"});
   }
+  // System noise in effect (docs/noise.md): how many sources of each scope.
+  if (const Json noise = s.value("noise", Json()); noise.is_object() && noise.contains("sources")) {
+    int per_core = 0, per_node = 0;
+    for (const Json& src : noise.at("sources"))
+      (src.value("scope", std::string()) == "NODE" ? per_node : per_core) += 1;
+    const int n = per_core + per_node;
+    cards.push_back({"system noise", std::to_string(n) + (n == 1 ? " source" : " sources"),
+                     std::to_string(per_core) + " per core, " + std::to_string(per_node) + " per node"});
+  }
   if (const auto k = number_at(s, "crossover_step")) {
     const auto f = number_at(s, "crossover_fraction");
     cards.push_back({"crossover", "step " + format_count(std::llround(*k)),

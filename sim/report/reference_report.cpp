@@ -13,6 +13,7 @@ std::optional<double> reference_difference_fraction(const RunResult& result) {
 void add_reference_json(const RunResult& result, nlohmann::ordered_json& summary) {
   summary["calibration"] = result.calibration;
   if (!result.calibration_files.empty()) summary["calibration_files"] = result.calibration_files;
+  if (!result.noise_json.empty()) summary["noise"] = nlohmann::ordered_json::parse(result.noise_json);
   if (!result.reference) return;
   const ReferenceFigure& ref = *result.reference;
   nlohmann::ordered_json j;
@@ -33,6 +34,7 @@ void print_reference(const RunResult& result, std::ostream& out) {
   else if (result.calibration == "sourced only")
     out << "Calibration: sourced figures only (--sourced-only left out the fitted "
         << result.calibration_files.front() << ")\n";
+  if (!result.noise_text.empty()) out << "System noise: " << result.noise_text << "\n";
   if (!result.reference) return;
   const ReferenceFigure& ref = *result.reference;
   out << "Reference: " << format_rate(ref.rmax_flops_per_s) << " published; ";

@@ -73,6 +73,10 @@ struct RunResult {
   // "sourced" (the scenario uses no fitted parameter).
   std::string calibration = "sourced";
   std::vector<std::string> calibration_files; // the fitted files in effect, or left out
+  // System noise in effect (machine.variability.noise, docs/noise.md), set
+  // only when the scenario has a noise source: its parameters as JSON (the
+  // proto's JSON form) and a line for stdout.
+  std::string noise_json, noise_text;
   // Faults (docs/faults.md): set only when the scenario has faults, so a
   // fault-free run's outputs do not change.
   struct FaultOutcome {

@@ -2,6 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
+#include <sstream>
+#include <string>
+
+#include <google/protobuf/util/json_util.h>
 
 #include "sim/engine/machine.hpp"
 #include "sim/fast/fast_run.hpp"
@@ -30,6 +35,45 @@ double estimated_reference_activities(const ResolvedScenario& sc) {
   return per_step * double(w.steps());
 }
 
+namespace {
+
+std::string sig3(double x) {
+  std::ostringstream o;
+  o << std::setprecision(3) << x;
+  return o.str();
+}
+
+std::string seconds_text(double s) {
+  return s >= 1e-3 ? sig3(s * 1e3) + " ms" : sig3(s * 1e6) + " us";
+}
+
+// The noise sources in effect, for summary.json and a line of stdout.
+void describe_noise(const ResolvedScenario& sc, RunResult& r) {
+  const models::NoiseParams& noise = sc.machine.variability.noise();
+  if (noise.sources_size() == 0) return;
+  google::protobuf::util::JsonPrintOptions json;
+  json.preserve_proto_field_names = true;
+  if (!google::protobuf::util::MessageToJsonString(noise, &r.noise_json, json).ok()) r.noise_json = "{}";
+  const int free_cores =
+      sc.machine.node.cores_per_node() - sc.workload.ranks_per_node * std::max(1, sc.workload.panel_threads);
+  std::string text;
+  for (const models::NoiseSource& s : noise.sources()) {
+    text += text.empty() ? "" : "; ";
+    text += s.scope() == models::NoiseSource::NODE ? "per node " : "per core ";
+    if (s.has_periodic())
+      text += seconds_text(s.periodic().length_s()) + " every " + seconds_text(s.periodic().period_s());
+    else if (s.has_poisson())
+      text += sig3(s.poisson().rate_per_s()) + " /s x " + seconds_text(s.poisson().length_s()) +
+              (s.poisson().exponential_length() ? " (mean)" : "");
+    else
+      text += "trace " + s.trace_file();
+    if (s.scope() == models::NoiseSource::NODE && free_cores > 0) text += " (on the free cores)";
+  }
+  r.noise_text = text + "; " + std::to_string(std::max(0, free_cores)) + " free core(s) per node";
+}
+
+} // namespace
+
 // The result's identity fields (mode, benchmark, N, NB, grid, seed, steps).
 RunResult initial_result(const ResolvedScenario& sc, const char* mode) {
   RunResult r;
@@ -54,6 +98,7 @@ RunResult initial_result(const ResolvedScenario& sc, const char* mode) {
     r.calibration = "sourced only";
     r.calibration_files.push_back(sc.left_out_fitted_path);
   }
+  describe_noise(sc, r);
   if (sc.reference) {
     ReferenceFigure ref;
     ref.id = sc.reference->id();

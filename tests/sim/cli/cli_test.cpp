@@ -215,6 +215,28 @@ TEST(CliRun, NodeGpuStepFactorReachesTheReplay) {
   EXPECT_EQ(read_text(dir / "on" / "steps.csv"), read_text(dir / "again" / "steps.csv"));
 }
 
+TEST(CliRun, SystemNoiseIsReportedAndRepeatsToTheByte) {
+  // A CORE-scope source (20 detours a second of 1 ms, test values) slows the
+  // run; stdout and summary.json say which noise was in effect; the same seed
+  // gives the same bytes; a run without noise has no "noise" key.
+  TempDir dir;
+  std::vector<std::string> noisy = kHalfN;
+  noisy.insert(noisy.end(), {"--set", "machine.variability.noise.sources[0].scope=CORE", "--set",
+                             "machine.variability.noise.sources[0].poisson.rate_per_s=20", "--set",
+                             "machine.variability.noise.sources[0].poisson.length_s=1e-3"});
+  ASSERT_EQ(run_hplsim(run_args(dir / "off", kHalfN), dir).exit_code, 0);
+  const CliResult on = run_hplsim(run_args(dir / "on", noisy), dir);
+  ASSERT_EQ(on.exit_code, 0) << on.err;
+  ASSERT_EQ(run_hplsim(run_args(dir / "again", noisy), dir).exit_code, 0);
+  EXPECT_NE(on.out.find("System noise: per core 20 /s x 1 ms;"), std::string::npos) << on.out;
+  const json s = read_summary(dir / "on");
+  EXPECT_EQ(s.at("noise").at("sources").at(0).at("scope").get<std::string>(), "CORE");
+  EXPECT_FALSE(read_summary(dir / "off").contains("noise"));
+  EXPECT_GT(s.at("time_s").get<double>(), read_summary(dir / "off").at("time_s").get<double>());
+  EXPECT_EQ(read_text(dir / "on" / "steps.csv"), read_text(dir / "again" / "steps.csv"));
+  EXPECT_EQ(read_text(dir / "on" / "summary.json"), read_text(dir / "again" / "summary.json"));
+}
+
 // ------------------------------------------------------------------ bad inputs: exit 1, where and what
 
 TEST(CliErrors, MisspelledFieldNamesFileLineAndField) {
