@@ -30,20 +30,18 @@ struct NoiseBenchArgs {
   bool has_seed = false;
 };
 
-// One case in a process of its own (SimGrid allows one engine per process):
-// its result as text, numbers at full precision.
-NoiseBenchResult run_case(const ResolvedScenario& sc, const NoiseBench& bench) {
-  ChildProcess child([&]() {
-    const NoiseBenchResult r = simulate_noise_bench(sc, bench);
-    std::ostringstream text;
-    text << std::setprecision(17) << r.ranks << ' ' << r.busy_cores << ' ' << r.spare_cores;
-    for (const double t : r.iteration_s)
-      text << ' ' << t;
-    return text.str();
-  });
-  while (!child.read_some()) {
-  }
-  std::istringstream text(child.answer());
+// A case's result as text (numbers at full precision) and back: each case
+// runs in a process of its own (SimGrid allows one engine per process).
+std::string result_text(const NoiseBenchResult& r) {
+  std::ostringstream text;
+  text << std::setprecision(17) << r.ranks << ' ' << r.busy_cores << ' ' << r.spare_cores;
+  for (const double t : r.iteration_s)
+    text << ' ' << t;
+  return text.str();
+}
+
+NoiseBenchResult result_of(const std::string& answer) {
+  std::istringstream text(answer);
   NoiseBenchResult r;
   text >> r.ranks >> r.busy_cores >> r.spare_cores;
   for (double t; text >> t;)
@@ -65,9 +63,11 @@ int run_noise_bench(const NoiseBenchArgs& a) {
     benches.back().busy_cores = busy;
     check_noise_bench(sc, benches.back()); // here, not in the case's process: an input error is the user's
   }
-  std::vector<NoiseBenchResult> results;
-  for (const NoiseBench& bench : benches)
-    results.push_back(run_case(sc, bench));
+  std::vector<NoiseBenchResult> results(benches.size());
+  ChildPool(window_workers(0))
+      .run(
+          benches.size(), [&](std::size_t i) { return result_text(simulate_noise_bench(sc, benches[i])); },
+          [&](std::size_t i, const std::string& answer) { results[i] = result_of(answer); });
   const auto us = [](double s) { return format_sig(s * 1e6, 4); };
   std::printf("noise-bench on %s: %d nodes, %d iterations of %s us of work on every busy core, then %s\n",
               sc.name.c_str(), a.bench.nodes, a.bench.iterations, us(a.bench.work_s).c_str(),

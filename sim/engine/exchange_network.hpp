@@ -26,15 +26,14 @@ public:
   /// links' bandwidth, for `bytes` (the protocol model's corrections).
   virtual double latency_s(double path_s, std::int64_t bytes) const = 0;
   virtual double bandwidth_factor(std::int64_t bytes) const = 0;
-  /// How much longer than `work_s` the CPU work of `member` that starts at
-  /// `start_s` on its first `threads` cores takes under system noise
-  /// (models/noise.hpp); 0 on a quiet machine.
-  virtual double noise_delay_s(int member, int threads, double start_s, double work_s) const {
-    return rank_noise_delay_s(rank_of(member), threads, start_s, work_s);
-  }
+  /// Whether the machine has system noise (models/noise.hpp): a quiet one
+  /// skips the two calls below.
+  virtual bool noisy() const { return false; }
   /// The rank of `member` (the identity for a network whose members are ranks).
   virtual int rank_of(int member) const { return member; }
-  /// noise_delay_s by rank: a priced collective re-priced later keeps its members' ranks.
+  /// How much longer than `work_s` the CPU work of `rank` that starts at
+  /// `start_s` on its first `threads` cores takes under system noise. By rank:
+  /// a priced collective re-priced later keeps its members' ranks.
   virtual double rank_noise_delay_s(int /*rank*/, int /*threads*/, double /*start_s*/,
                                     double /*work_s*/) const {
     return 0.0;

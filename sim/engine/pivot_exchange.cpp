@@ -143,10 +143,10 @@ public:
   double bandwidth_factor(std::int64_t bytes) const override {
     return owner_.protocol_ == nullptr ? 1.0 : owner_.protocol_->bandwidth_factor(static_cast<double>(bytes));
   }
+  bool noisy() const override { return owner_.noise_ != nullptr; }
   int rank_of(int member) const override { return base_ + member * stride_; }
   double rank_noise_delay_s(int rank, int threads, double start_s, double work_s) const override {
-    const models::NoiseModel* noise = owner_.noise_;
-    return noise == nullptr ? 0.0 : noise->rank_delay_s(rank, threads, start_s, work_s);
+    return owner_.noise_ == nullptr ? 0.0 : owner_.noise_->rank_delay_s(rank, threads, start_s, work_s);
   }
   double message_cpu_s(std::int64_t send_bytes, std::int64_t recv_bytes) const override {
     return owner_.message_cpu_s(send_bytes, recv_bytes);
@@ -230,7 +230,7 @@ double PivotExchanges::message_cpu_s(std::int64_t send_bytes, std::int64_t recv_
 void PivotExchanges::noisy_entries(const traces::Exchange& x, std::vector<double>& enter,
                                    const std::vector<double>& from_s, const std::vector<double>& work_s,
                                    int threads) {
-  if (noise_ == nullptr || !noise_->active()) return;
+  if (noise_ == nullptr) return;
   std::size_t first = enter.size();
   for (std::size_t m = 0; m < enter.size(); ++m)
     if (!std::isnan(enter[m]) && (first == enter.size() || from_s[m] < from_s[first])) first = m;
@@ -241,10 +241,11 @@ void PivotExchanges::noisy_entries(const traces::Exchange& x, std::vector<double
     const double from = phantom ? from_s[first] : from_s[m];
     const double work = phantom ? work_s[first] : work_s[m];
     const int member = static_cast<int>(m);
-    double t = from + work + (work > 0.0 ? column.noise_delay_s(member, threads, from, work) : 0.0);
+    const int rank = column.rank_of(member);
+    double t = from + work + (work > 0.0 ? noise_->rank_delay_s(rank, threads, from, work) : 0.0);
     // The overheads on the main core; with none, a detour in progress there still holds the member.
     const double o = m < member_cpu_s_.size() ? member_cpu_s_[m] : 0.0;
-    t += column.noise_delay_s(member, 1, t, o);
+    t += noise_->rank_delay_s(rank, 1, t, o);
     enter[m] = t;
   }
 }
@@ -295,7 +296,7 @@ std::vector<double> PivotExchanges::replay_panel(const traces::Exchange& x,
       throw std::logic_error("panel collective: member " + std::to_string(m) + " has " +
                              std::to_string(segments[m].size()) + " segments for " +
                              std::to_string(exchanges) + " exchanges");
-  const bool noisy = noise_ != nullptr && noise_->active();
+  const bool noisy = noise_ != nullptr; // the replay makes one only for an active noise
   std::vector<double> work(noisy ? size : 0);
   if (noisy) use_patterns(x);
   for (std::size_t j = 0; j < exchanges; ++j) {
@@ -317,8 +318,8 @@ std::vector<double> PivotExchanges::replay_panel(const traces::Exchange& x,
     if (!std::isnan(t[m])) {
       const double work_s = segments[m][exchanges];
       t[m] += work_s + (noisy && work_s > 0.0
-                            ? column.noise_delay_s(static_cast<int>(m), noise_->layout().threads_per_rank,
-                                                   t[m], work_s)
+                            ? noise_->rank_delay_s(column.rank_of(static_cast<int>(m)),
+                                                   noise_->layout().threads_per_rank, t[m], work_s)
                             : 0.0);
     }
   return t;

@@ -293,9 +293,11 @@ private:
       if (c.has_async_tag()) return pending_.launch(c.async_tag(), exec, pos, phase, t0, OpKind::Exec);
       exec->wait();
     } else {
-      const double noisy = amount + noise_delay_s(st_.options.threading_for(c.phase()).threads,
-                                                  amount / sg4::this_actor::get_host()->get_speed()) *
-                                        sg4::this_actor::get_host()->get_speed();
+      double noisy = amount;
+      if (st_.noise) { // the detours of the kernel's cores, in this host's work units
+        const double speed = sg4::this_actor::get_host()->get_speed();
+        noisy += noise_delay_s(st_.options.threading_for(c.phase()).threads, amount / speed) * speed;
+      }
       if (c.has_async_tag()) {
         sg4::ExecPtr exec = sg4::this_actor::exec_async(noisy);
         return pending_.launch(c.async_tag(), exec, pos, phase, t0, OpKind::Exec);

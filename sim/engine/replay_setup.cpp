@@ -63,19 +63,23 @@ void check_kernel_coverage(const ResolvedScenario& sc, const ScheduleSource& sou
   }
 }
 
+models::CoreLayout core_layout(const ResolvedScenario& sc) {
+  models::CoreLayout l;
+  l.cores_per_node = sc.machine.node.cores_per_node();
+  l.ranks_per_node = std::max(1, sc.workload.ranks_per_node);
+  l.os_cores = sc.machine.variability.noise().os_cores_per_node();
+  // A rank's block stays inside the node (validation refuses more threads than cores).
+  l.threads_per_rank =
+      std::max(1, std::min(sc.workload.panel_threads, (l.cores_per_node - l.os_cores) / l.ranks_per_node));
+  return l;
+}
+
 std::shared_ptr<const models::NoiseConfig> noise_config(const ResolvedScenario& sc) {
   const models::NoiseParams& params = sc.machine.variability.noise();
   if (params.sources_size() == 0) return nullptr;
   auto config = std::make_shared<models::NoiseConfig>();
   config->params = params;
-  config->layout.cores_per_node = sc.machine.node.cores_per_node();
-  config->layout.ranks_per_node = std::max(1, sc.workload.ranks_per_node);
-  config->layout.threads_per_rank = std::max(1, sc.workload.panel_threads);
-  config->layout.os_cores = params.os_cores_per_node();
-  // A rank's block stays inside the node (validation refuses more threads than cores).
-  config->layout.threads_per_rank = std::max(
-      1, std::min(config->layout.threads_per_rank,
-                  (config->layout.cores_per_node - config->layout.os_cores) / config->layout.ranks_per_node));
+  config->layout = core_layout(sc);
   config->traces.resize(static_cast<std::size_t>(params.sources_size()));
   for (int i = 0; i < params.sources_size(); ++i) {
     const models::NoiseSource& s = params.sources(i);

@@ -12,6 +12,10 @@ namespace hplsim::sim {
 /// The replay options a scenario implies (steps, copy engines, jitter, panel threads, seed).
 ReplayOptions replay_options(const ResolvedScenario& scenario);
 
+/// Where a node's cores go (models/noise.hpp): the OS's, then each rank's
+/// block of panel threads, the rest idle.
+models::CoreLayout core_layout(const ResolvedScenario& scenario);
+
 /// The scenario's system noise with its traces read and its cores laid out
 /// (null when it has no noise source). Throws ScenarioError on an unreadable trace.
 std::shared_ptr<const models::NoiseConfig> noise_config(const ResolvedScenario& scenario);

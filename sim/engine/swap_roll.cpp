@@ -169,6 +169,7 @@ void SwapRollPricer::match(Roll& r) {
 
 void SwapRollPricer::run(std::uint64_t id, Roll& r, const ExchangeNetwork& network, double freeze_before_s) {
   const int p = r.layout.p;
+  const bool noisy = network.noisy();
   std::vector<double> t = r.arrival_s;
   struct Pair {
     double start_s;
@@ -186,13 +187,13 @@ void SwapRollPricer::run(std::uint64_t id, Roll& r, const ExchangeNetwork& netwo
         t[au] = t[bu] = r.pair_end_s[e];
         continue;
       }
-      // Each member's overheads of the step on its main core, under noise.
-      const double ta =
-          t[au] + network.rank_noise_delay_s(r.rank_of[au], 1, t[au],
-                                             network.message_cpu_s(x.a_to_b_bytes, x.b_to_a_bytes));
-      const double tb =
-          t[bu] + network.rank_noise_delay_s(r.rank_of[bu], 1, t[bu],
-                                             network.message_cpu_s(x.b_to_a_bytes, x.a_to_b_bytes));
+      double ta = t[au], tb = t[bu];
+      if (noisy) { // each member's overheads of the step on its main core
+        ta += network.rank_noise_delay_s(r.rank_of[au], 1, ta,
+                                         network.message_cpu_s(x.a_to_b_bytes, x.b_to_a_bytes));
+        tb += network.rank_noise_delay_s(r.rank_of[bu], 1, tb,
+                                         network.message_cpu_s(x.b_to_a_bytes, x.a_to_b_bytes));
+      }
       pairs.push_back({std::max(ta, tb), e});
     }
     // Exchanges are in member order within a wave: ties go to the lower member.

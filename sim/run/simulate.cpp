@@ -9,6 +9,7 @@
 #include <google/protobuf/util/json_util.h>
 
 #include "sim/engine/machine.hpp"
+#include "sim/engine/replay_setup.hpp"
 #include "sim/fast/fast_run.hpp"
 #include "sim/run/analytic.hpp"
 #include "sim/run/fault_outcomes.hpp"
@@ -54,8 +55,7 @@ void describe_noise(const ResolvedScenario& sc, RunResult& r) {
   google::protobuf::util::JsonPrintOptions json;
   json.preserve_proto_field_names = true;
   if (!google::protobuf::util::MessageToJsonString(noise, &r.noise_json, json).ok()) r.noise_json = "{}";
-  const int free_cores =
-      sc.machine.node.cores_per_node() - sc.workload.ranks_per_node * std::max(1, sc.workload.panel_threads);
+  const int free_cores = core_layout(sc).spare_cores();
   std::string text;
   for (const models::NoiseSource& s : noise.sources()) {
     text += text.empty() ? "" : "; ";
@@ -69,7 +69,7 @@ void describe_noise(const ResolvedScenario& sc, RunResult& r) {
       text += "trace " + s.trace_file();
     if (s.scope() == models::NoiseSource::NODE && free_cores > 0) text += " (on the free cores)";
   }
-  r.noise_text = text + "; " + std::to_string(std::max(0, free_cores)) + " free core(s) per node";
+  r.noise_text = text + "; " + std::to_string(free_cores) + " free core(s) per node";
 }
 
 } // namespace
