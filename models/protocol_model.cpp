@@ -61,10 +61,12 @@ ProtocolModel::ProtocolModel(const ProtocolParams& params) : params_(params) {
     require_non_negative(at + "latency_factor", lf);
     require_positive(at + "bandwidth_factor", bf);
     require_non_negative(at + "extra_latency_s", s.extra_latency_s());
+    require_non_negative(at + "time_per_byte_s", s.time_per_byte_s());
     min_bytes_.push_back(start);
     latency_factors_.push_back(lf);
     bandwidth_factors_.push_back(bf);
     extra_latencies_s_.push_back(s.extra_latency_s());
+    times_per_byte_s_.push_back(s.time_per_byte_s());
   }
 }
 
@@ -86,7 +88,8 @@ double ProtocolModel::extra_latency_s(double bytes) const {
   check_bytes(bytes);
   if (min_bytes_.empty()) return 0.0;
   const auto it = std::upper_bound(min_bytes_.begin(), min_bytes_.end(), bytes);
-  return extra_latencies_s_[static_cast<std::size_t>(it - min_bytes_.begin()) - 1];
+  const auto i = static_cast<std::size_t>(it - min_bytes_.begin()) - 1;
+  return extra_latencies_s_[i] + bytes * times_per_byte_s_[i];
 }
 
 double ProtocolModel::send_overhead_s(double bytes) const {

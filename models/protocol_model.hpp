@@ -22,7 +22,8 @@ public:
   explicit ProtocolModel(const ProtocolParams& params);
   double latency_factor(double bytes) const;
   double bandwidth_factor(double bytes) const;
-  /// The segment's extra_latency_s (a protocol switch's fixed cost; 0 unset).
+  /// The segment's extra_latency_s (a protocol switch's fixed cost; 0 unset)
+  /// plus bytes x its time_per_byte_s.
   double extra_latency_s(double bytes) const;
   double send_overhead_s(double bytes) const;
   double recv_overhead_s(double bytes) const;
@@ -41,6 +42,7 @@ private:
   std::vector<double> latency_factors_;
   std::vector<double> bandwidth_factors_;
   std::vector<double> extra_latencies_s_;
+  std::vector<double> times_per_byte_s_;
 };
 
 /// Factors re-expressed for another path, keeping the predicted time of

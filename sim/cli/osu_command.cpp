@@ -1,7 +1,13 @@
 // `hplsim osu latency|bw|bibw SCENARIO`: the OSU point-to-point
 // microbenchmarks simulated between two nodes of the scenario's machine
-// (sim/engine/osu_bench.hpp), printed in OSU's own output format so that the
-// same files feed `hplsim calibrate network` and can be set beside real runs.
+// (sim/engine/osu_bench.hpp); `hplsim osu allreduce|allgather|alltoall|bcast|
+// reduce|barrier|gather|scatter SCENARIO --nodes K --ppn R`: the OSU
+// collective latency tests on K nodes of R ranks (sim/engine/osu_collectives.hpp).
+// Both print OSU's own output format so that the same files feed
+// `hplsim calibrate network` and can be set beside real runs.
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -9,23 +15,96 @@
 
 #include "sim/cli/commands.hpp"
 #include "sim/engine/osu_bench.hpp"
+#include "sim/engine/osu_collectives.hpp"
 #include "sim/scenario/scenario_defaults.hpp"
+#include "sim/support/errors.hpp"
 
 namespace hplsim::sim {
 
 namespace {
 
+const std::vector<std::string> kPointToPoint = {"latency", "bw", "bibw"};
+
 struct OsuArgs {
   OsuBench bench;
+  OsuCollectiveBench coll;
+  std::string algorithm;
+  std::int64_t max_bytes = 0; // 0: OMB's default for the kind
+  bool full = false;
   std::string scenario;
   std::vector<std::string> set;
 };
+
+std::string upper(std::string s) {
+  for (char& ch : s)
+    ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+std::string title_case(std::string s) {
+  if (!s.empty()) s[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
+  return s;
+}
+
+// The algorithm of each size, as runs of sizes ("recursive_doubling 4-2048 B, ...").
+std::string algorithm_runs(const std::vector<OsuCollectiveRow>& rows) {
+  std::string out;
+  for (std::size_t i = 0; i < rows.size();) {
+    std::size_t j = i;
+    while (j + 1 < rows.size() && rows[j + 1].algorithm == rows[i].algorithm)
+      ++j;
+    if (!out.empty()) out += ", ";
+    out += rows[i].algorithm + " " + std::to_string(rows[i].bytes) +
+           (j > i ? "-" + std::to_string(rows[j].bytes) : "") + " B";
+    i = j + 1;
+  }
+  return out;
+}
+
+int run_osu_collective(const OsuArgs& args, const ResolvedScenario& sc) {
+  OsuCollectiveBench b = args.coll;
+  if (args.max_bytes > 0) b.max_bytes = args.max_bytes;
+  mpi::Collective c{};
+  mpi::Collective_Parse(upper(args.bench.kind), &c);
+  b.collective = c;
+  if (!args.algorithm.empty()) {
+    mpi::CollectiveAlgorithm a{};
+    if (!mpi::CollectiveAlgorithm_Parse(upper(args.algorithm), &a) || a == mpi::ALGORITHM_UNSET)
+      throw InputError("--algorithm " + args.algorithm + ": not an algorithm hplsim knows (traces/collectives.proto)");
+    b.algorithm = a;
+  }
+  const std::vector<OsuCollectiveRow> rows = simulate_osu_collective(sc, b);
+  std::printf("\n# OSU MPI %s Latency Test v5.6.3\n", title_case(args.bench.kind).c_str());
+  std::printf("# simulated by hplsim: %s, %d nodes x %d ranks, %s\n", sc.name.c_str(), b.nodes, b.ppn,
+              args.algorithm.empty() ? (sc.machine.mpi.library().empty() ? "machine.mpi" : sc.machine.mpi.library().c_str())
+                                     : "--algorithm");
+  std::printf("# algorithms: %s\n", algorithm_runs(rows).c_str());
+  if (b.collective == mpi::BARRIER) {
+    std::printf("# Avg Latency(us)\n%17.2f\n", rows.front().avg_us);
+    return 0;
+  }
+  if (args.full) {
+    std::printf("%-10s%20s%20s%20s%12s\n", "# Size", "Avg Latency(us)", "Min Latency(us)", "Max Latency(us)",
+                "Iterations");
+    for (const OsuCollectiveRow& r : rows)
+      std::printf("%-10lld%20.2f%20.2f%20.2f%12d\n", static_cast<long long>(r.bytes), r.avg_us, r.min_us, r.max_us, 1);
+    return 0;
+  }
+  std::printf("%-10s%20s\n", "# Size", "Avg Latency(us)");
+  for (const OsuCollectiveRow& r : rows)
+    std::printf("%-10lld%20.2f\n", static_cast<long long>(r.bytes), r.avg_us);
+  return 0;
+}
 
 int run_osu(const OsuArgs& args) {
   ScenarioOverrides overrides;
   overrides.set = args.set;
   const ResolvedScenario sc = resolve(load_scenario(args.scenario, overrides));
-  const OsuResult r = simulate_osu(sc, args.bench);
+  if (std::find(kPointToPoint.begin(), kPointToPoint.end(), args.bench.kind) == kPointToPoint.end())
+    return run_osu_collective(args, sc);
+  OsuBench bench = args.bench;
+  if (args.max_bytes > 0) bench.max_bytes = args.max_bytes;
+  const OsuResult r = simulate_osu(sc, bench);
   const std::string& kind = args.bench.kind;
   if (kind == "latency") {
     std::printf("# OSU MPI Latency Test v5.6.3 (simulated by hplsim: %s, nodes %d and %d)\n", sc.name.c_str(),
@@ -46,13 +125,17 @@ int run_osu(const OsuArgs& args) {
 
 Command add_osu_command(CLI::App& app) {
   auto a = std::make_shared<OsuArgs>();
-  auto* osu =
-      app.add_subcommand("osu", "Simulate the OSU point-to-point microbenchmarks on a scenario's machine");
-  osu->add_option("kind", a->bench.kind, "latency | bw | bibw")
+  auto* osu = app.add_subcommand("osu", "Simulate the OSU point-to-point and collective microbenchmarks on a "
+                                        "scenario's machine");
+  osu->add_option("kind", a->bench.kind,
+                  "latency | bw | bibw (two nodes), or allreduce | allgather | alltoall | bcast | reduce | "
+                  "barrier | gather | scatter (--nodes x --ppn ranks)")
       ->required()
-      ->check(CLI::IsMember({"latency", "bw", "bibw"}));
+      ->check(CLI::IsMember({"latency", "bw", "bibw", "allreduce", "allgather", "alltoall", "bcast", "reduce",
+                             "barrier", "gather", "scatter"}));
   osu->add_option("scenario", a->scenario, "Scenario file (.textproto)")->required();
-  osu->add_option("--max-bytes", a->bench.max_bytes, "Largest message size (default 4194304, OMB's)")
+  osu->add_option("--max-bytes", a->max_bytes,
+                  "Largest message size (OMB's defaults: 4194304 point to point, 1048576 for collectives)")
       ->check(at_least(1));
   osu->add_option("--window", a->bench.window, "Window size for bw/bibw (default 64, OMB's)")
       ->check(at_least(1));
@@ -68,6 +151,14 @@ Command add_osu_command(CLI::App& app) {
          "The two node ids A B the messages go between (default 0 1)")
       ->expected(2)
       ->check(at_least(0));
+  osu->add_option("--nodes", a->coll.nodes, "Collectives: nodes (default 2)")->check(at_least(1));
+  osu->add_option("--ppn", a->coll.ppn, "Collectives: ranks per node (default 1)")->check(at_least(1));
+  osu->add_option("--min-bytes", a->coll.min_bytes, "Collectives: smallest message size (default 1; 4 for allreduce, reduce)")
+      ->check(at_least(0));
+  osu->add_option("--algorithm", a->algorithm,
+                  "Collectives: run this algorithm at every size instead of the scenario's machine.mpi table "
+                  "(e.g. ring, recursive_doubling, rabenseifner, bruck, pairwise, binomial)");
+  osu->add_flag("--full", a->full, "Collectives: also the minimum and maximum over the ranks (OSU's -f)");
   osu->add_option("--set", a->set,
                   "Override a scenario field: FIELD.PATH=VALUE (repeatable), e.g. "
                   "machine.protocol.eager_threshold_bytes=32768");

@@ -1,8 +1,11 @@
 #include "sim/engine/engine_setup.hpp"
 
 #include "sim/engine/asan_fibers.hpp"
+#include "sim/engine/platform.hpp"
 
 #include <iterator>
+#include <memory>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 #include <xbt/log.h>
@@ -56,12 +59,23 @@ std::unique_ptr<sg4::Engine> create_engine() {
   return engine;
 }
 
-void install_protocol(const models::ProtocolModel& protocol) {
+void install_protocol(const models::ProtocolModel& protocol, const Platform* platform) {
   auto* model = sg4::Engine::get_instance()->get_netzone_root()->get_network_model();
   const models::ProtocolModel* pm = &protocol;
-  model->set_lat_factor_cb([pm](double size, const sg4::Host*, const sg4::Host*,
-                                const std::vector<sg4::Link*>& links,
-                                const std::unordered_set<sg4::NetZone*>&) {
+  // Which node each host is on, when intra-node messages are left to their links.
+  auto node_of = std::make_shared<std::unordered_map<const sg4::Host*, int>>();
+  if (protocol.params().has_intra_node() && !protocol.params().intra_node() && platform != nullptr)
+    for (int r = 0; r < platform->ranks(); ++r)
+      (*node_of)[platform->cpu(r)] = platform->node_of(r);
+  const auto same_node = [node_of](const sg4::Host* a, const sg4::Host* b) {
+    if (node_of->empty()) return false;
+    const auto ia = node_of->find(a), ib = node_of->find(b);
+    return ia != node_of->end() && ib != node_of->end() && ia->second == ib->second;
+  };
+  model->set_lat_factor_cb([pm, same_node](double size, const sg4::Host* src, const sg4::Host* dst,
+                                           const std::vector<sg4::Link*>& links,
+                                           const std::unordered_set<sg4::NetZone*>&) {
+    if (same_node(src, dst)) return 1.0;
     double path_latency_s = 0.0;
     for (const auto* l : links)
       path_latency_s += l->get_latency();
@@ -71,9 +85,10 @@ void install_protocol(const models::ProtocolModel& protocol) {
     if (path_latency_s <= 0.0) return pm->latency_factor(size);
     return pm->message_latency_s(path_latency_s, size) / path_latency_s;
   });
-  model->set_bw_factor_cb(
-      [pm](double size, const sg4::Host*, const sg4::Host*, const std::vector<sg4::Link*>&,
-           const std::unordered_set<sg4::NetZone*>&) { return pm->bandwidth_factor(size); });
+  model->set_bw_factor_cb([pm, same_node](double size, const sg4::Host* src, const sg4::Host* dst,
+                                          const std::vector<sg4::Link*>&, const std::unordered_set<sg4::NetZone*>&) {
+    return same_node(src, dst) ? 1.0 : pm->bandwidth_factor(size);
+  });
 }
 
 } // namespace hplsim::sim

@@ -9,6 +9,8 @@
 
 namespace hplsim::sim {
 
+class Platform;
+
 /// Creates the process's SimGrid engine with hplsim's configuration (network
 /// model, cross-traffic, TCP window, actor stacks; each setting's reason is at
 /// its line).
@@ -20,6 +22,9 @@ void allow_flow_rate_caps(double device_message_rate_bytes_per_s);
 
 /// Installs the protocol model's latency/bandwidth corrections in SimGrid's
 /// network model. `protocol` must outlive the simulation.
-void install_protocol(const models::ProtocolModel& protocol);
+/// `platform` (may be null when the protocol prices intra-node messages too)
+/// tells which messages stay on one node: with ProtocolParams.intra_node
+/// false they keep their links' own latency and bandwidth.
+void install_protocol(const models::ProtocolModel& protocol, const Platform* platform = nullptr);
 
 } // namespace hplsim::sim

@@ -26,7 +26,7 @@ BuiltMachine build_machine(const ResolvedScenario& sc, const std::function<void(
   m.platform = std::make_unique<Platform>(std::move(spec));
   if (sc.machine.protocol.ByteSizeLong() > 0) {
     m.protocol = std::make_unique<models::ProtocolModel>(sc.machine.protocol);
-    install_protocol(*m.protocol);
+    install_protocol(*m.protocol, m.platform.get());
   }
   return m;
 }
@@ -64,6 +64,7 @@ PlatformSpec make_platform_spec(const ResolvedScenario& sc, const topo::Topology
   spec.upi_latency_s = node.upi_latency_s;
   spec.shm_bandwidth_bytes_per_s = node.shm_bandwidth_bytes_per_s;
   spec.shm_latency_s = node.shm_latency_s;
+  spec.shm_rank_bandwidth_bytes_per_s = node.shm_rank_bandwidth_bytes_per_s;
   spec.nic_mapping = sc.machine.placement.nic_mapping;
   spec.affinity = sc.machine.placement.affinity;
   const int p = w.p, q = w.q;

@@ -76,6 +76,9 @@ void MachineZone::create_links(int ranks) {
       upi_.push_back(make_link(base + ".upi10", spec_.upi_bandwidth_bytes_per_s, spec_.upi_latency_s));
     }
   }
+  if (spec_.shm_rank_bandwidth_bytes_per_s > 0)
+    for (int r = 0; r < ranks; ++r)
+      copy_.push_back(make_link("r" + std::to_string(r) + ".copy", spec_.shm_rank_bandwidth_bytes_per_s, 0.0));
   for (int r = 0; r < ranks; ++r)
     for (int g = 0; g < spec_.gpus_per_rank; ++g) {
       const std::string base = "r" + std::to_string(r) + ".gpu" + std::to_string(g);
@@ -117,6 +120,7 @@ void MachineZone::append_network(int from_rank, int to_rank, std::vector<sg4::Li
   if (node_a == node_b) {
     // Shared-memory MPI: a copy through the node's memory system, over UPI across sockets.
     out.push_back(shm_[node_a]);
+    if (!copy_.empty()) out.push_back(copy_[static_cast<std::size_t>(from_rank)]);
     if (sa != sb) out.push_back(upi_[2 * node_a + (sa == 0 ? 0 : 1)]);
     return;
   }

@@ -70,6 +70,7 @@ private:
   std::vector<sg4::Link*> pcie_d2h_, pcie_h2d_; // per (rank, gpu)
   std::vector<sg4::Link*> upi_;                 // per node: [2*n] socket0->1, [2*n+1] socket1->0
   std::vector<sg4::Link*> shm_;                 // per node
+  std::vector<sg4::Link*> copy_;                // per rank, when shm_rank_bandwidth_bytes_per_s is set
   std::size_t all_links_ = 0;
   int links_down_ = 0;                  // topology links currently off: adaptive routing avoids them
   mutable std::vector<topo::Hop> hops_; // scratch

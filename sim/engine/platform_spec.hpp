@@ -30,6 +30,7 @@ struct PlatformSpec {
   double pcie_bandwidth_bytes_per_s = 0, pcie_latency_s = 0;
   double upi_bandwidth_bytes_per_s = 0, upi_latency_s = 0;
   double shm_bandwidth_bytes_per_s = 0, shm_latency_s = 0;
+  double shm_rank_bandwidth_bytes_per_s = 0; // 0: no per-rank copy link
   NicMapping nic_mapping = NicMapping::PhaseSpecific;
   Affinity affinity = Affinity::Aligned;
   // Grid: process row/column of a rank (phase-specific NIC choice: column

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sim/scenario/scenario.pb.h"
+#include "traces/collectives.pb.h"
 
 namespace hplsim::sim {
 
@@ -24,6 +25,10 @@ struct LoadedScenario {
   // machine.variability's fields over them, validated.
   hplsim::models::VariabilityParams variability;
   std::string variability_path; // machine.variability_file as opened (base_dir joined); empty otherwise
+  // The MPI library's collectives in effect: machine.mpi_file's contents with
+  // machine.mpi's fields over them, validated; empty when neither is given.
+  hplsim::mpi::MpiCollectives mpi;
+  std::string mpi_path; // machine.mpi_file as opened (base_dir joined); empty otherwise
   // --sourced-only: a variability_file that declares fit_targets is left out;
   // its path is kept here so the outputs can say what was left out.
   bool sourced_only = false;

@@ -67,6 +67,7 @@ struct NodeConfig {
   double upi_latency_s = 0.0;
   double shm_bandwidth_bytes_per_s = 0.0;
   double shm_latency_s = 0.0;
+  double shm_rank_bandwidth_bytes_per_s = 0.0; // 0: no per-rank cap
   int copy_engines = 2; // per GPU
   bool copy_overlap = true;
   std::optional<double> gpu_memory_bytes;  // per GPU; unset = not modelled
@@ -113,6 +114,10 @@ struct MachineConfig {
   // them, and the file (empty when there is none).
   models::VariabilityParams variability;
   std::string variability_path;
+  // machine.mpi_file's contents with machine.mpi's fields over them, and the
+  // file (empty when there is none); no selections when neither is given.
+  mpi::MpiCollectives mpi;
+  std::string mpi_path;
   PlacementConfig placement;
 };
 

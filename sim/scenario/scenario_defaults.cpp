@@ -60,6 +60,8 @@ NodeConfig resolve_node(const Node& n) {
   set_if(n.has_upi_latency_s(), n.upi_latency_s(), out.upi_latency_s);
   set_if(n.has_shm_bandwidth_bytes_per_s(), n.shm_bandwidth_bytes_per_s(), out.shm_bandwidth_bytes_per_s);
   set_if(n.has_shm_latency_s(), n.shm_latency_s(), out.shm_latency_s);
+  set_if(n.has_shm_rank_bandwidth_bytes_per_s(), n.shm_rank_bandwidth_bytes_per_s(),
+         out.shm_rank_bandwidth_bytes_per_s);
   set_if(n.has_copy_engines(), n.copy_engines(), out.copy_engines);
   set_if(n.has_copy_overlap(), n.copy_overlap(), out.copy_overlap);
   if (n.has_gpu_memory_bytes()) out.gpu_memory_bytes = n.gpu_memory_bytes();
@@ -198,6 +200,8 @@ ResolvedScenario resolve(const LoadedScenario& loaded) {
   out.machine.protocol_path = loaded.protocol_path;
   out.machine.variability = loaded.variability;
   out.machine.variability_path = loaded.variability_path;
+  out.machine.mpi = loaded.mpi;
+  out.machine.mpi_path = loaded.mpi_path;
   out.machine.placement = resolve_placement(m.placement());
   out.workload = resolve_workload(s.workload());
   if (out.workload.panel_threads == 0 && out.workload.ranks_per_node > 0)

@@ -135,6 +135,7 @@ void check_node(const MessageCheck& n) {
   n.non_negative("upi_latency_s");
   n.positive("shm_bandwidth_bytes_per_s", Need::Required);
   n.non_negative("shm_latency_s");
+  n.positive("shm_rank_bandwidth_bytes_per_s");
   n.at_least("copy_engines", 1);
   n.positive("gpu_memory_bytes");
   n.positive("host_memory_bytes");
@@ -378,26 +379,6 @@ void check_fit(const Checker& c, const ResolvedScenario& r, const Scenario& s) {
   }
 }
 
-/// Reads the file that machine.`field` names (sim/scenario/scenario_paths.hpp) into
-/// `out`, `tree` locating its fields; returns the path as opened. Errors name
-/// the field.
-std::string read_machine_file(const Checker& c, const LoadedScenario& loaded, const std::string& field,
-                              const std::string& relative, pb::Message& out,
-                              pb::TextFormat::ParseInfoTree& tree) {
-  const std::string name = "machine." + field;
-  if (relative.empty()) c.fail(name, name + " must not be empty");
-  const ScenarioFile found = find_scenario_file(loaded.base_dir, relative);
-  if (!found.found)
-    c.fail(name, name + " \"" + relative + "\": no such file; tried " + describe_tried(found));
-  const std::string& file = found.path;
-  std::ifstream in(file, std::ios::binary);
-  if (!in) c.fail(name, name + ": cannot open \"" + file + "\": " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  parse_textproto(text.str(), file, out, tree);
-  return file;
-}
-
 /// machine.kernels or machine.kernels_file into loaded.kernels, validated.
 void load_kernels(const Checker& c, LoadedScenario& loaded) {
   const Machine& m = loaded.scenario.machine();
@@ -500,6 +481,7 @@ void validate_scenario(LoadedScenario& loaded, const pb::TextFormat::ParseInfoTr
   load_kernels(c, loaded);
   load_protocol(c, loaded);
   load_variability(c, loaded);
+  load_mpi(c, loaded);
   check_workload(c, s.workload());
   const MessageCheck wl(c, s.workload(), "workload");
   wl.at_least("panel_threads", 1);

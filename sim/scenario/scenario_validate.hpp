@@ -25,4 +25,15 @@ void check_faults(const Checker& c, const Scenario& s, const ResolvedScenario& r
 void check_noise(const Checker& c, const models::NoiseParams& noise, const std::string& base_dir,
                  const std::string& prefix);
 
+/// Reads the file that machine.`field` names (sim/scenario/scenario_paths.hpp)
+/// into `out`, `tree` locating its fields; returns the path as opened. Errors
+/// name the field (sim/scenario/machine_files.cpp).
+std::string read_machine_file(const Checker& c, const LoadedScenario& loaded, const std::string& field,
+                              const std::string& relative, google::protobuf::Message& out,
+                              google::protobuf::TextFormat::ParseInfoTree& tree);
+
+/// machine.mpi_file (if any) with machine.mpi over it into loaded.mpi, each
+/// part validated where it was written (sim/scenario/machine_files.cpp).
+void load_mpi(const Checker& c, LoadedScenario& loaded);
+
 } // namespace hplsim::sim::detail

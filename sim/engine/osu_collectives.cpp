@@ -1,0 +1,228 @@
+#include "sim/engine/osu_collectives.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <limits>
+#include <unordered_map>
+
+#include <simgrid/s4u.hpp>
+
+#include "sim/engine/machine.hpp"
+#include "sim/support/errors.hpp"
+
+namespace hplsim::sim {
+
+namespace {
+namespace sg4 = simgrid::s4u;
+
+constexpr std::int64_t kOsuBufferCapBytes = 512LL << 20; // OMB's per-rank buffer limit (512 MiB)
+
+// Point-to-point matching for the benchmark's ranks: a message starts when
+// both its send and its receive are posted (MPI's matching: per sender and
+// receiver, in order), and then crosses the route between the two ranks'
+// hosts. Host-to-host comms keep the memory flat: a mailbox per pair would
+// cost a SimGrid mailbox for each of the p^2 pairs of an alltoall.
+class Matcher {
+public:
+  explicit Matcher(const Platform& platform, int ranks) : platform_(platform), ranks_(ranks), state_(ranks) {}
+
+  void bind(int rank, sg4::ActorPtr actor) { state_[static_cast<std::size_t>(rank)].actor = std::move(actor); }
+
+  /// Posts every message of a step of `rank`; comms are filled in as they start.
+  void post(int rank, const mpi::CollStep& step) {
+    RankState& me = state_[static_cast<std::size_t>(rank)];
+    me.comms.assign(step.sends.size() + step.recvs.size(), nullptr);
+    me.missing = 0;
+    std::size_t slot = 0;
+    for (const mpi::CollMsg& m : step.sends)
+      offer(rank, m.peer, m.bytes, slot++, true);
+    for (const mpi::CollMsg& m : step.recvs)
+      offer(m.peer, rank, m.bytes, slot++, false);
+  }
+
+  /// Waits until every message of the rank's posted step has started and ended.
+  void wait(int rank) {
+    RankState& me = state_[static_cast<std::size_t>(rank)];
+    while (me.missing > 0) {
+      me.waiting = true;
+      sg4::this_actor::suspend();
+    }
+    me.waiting = false;
+    for (const sg4::CommPtr& c : me.comms)
+      c->wait();
+  }
+
+private:
+  struct Pending {
+    int owner;
+    std::size_t slot;
+    std::int64_t bytes;
+  };
+  struct Queues {
+    std::deque<Pending> sends, recvs;
+  };
+  struct RankState {
+    sg4::ActorPtr actor;
+    std::vector<sg4::CommPtr> comms;
+    int missing = 0;
+    bool waiting = false;
+  };
+
+  void offer(int from, int to, std::int64_t bytes, std::size_t slot, bool is_send) {
+    const int owner = is_send ? from : to;
+    const std::uint64_t key = static_cast<std::uint64_t>(from) * static_cast<std::uint64_t>(ranks_) +
+                              static_cast<std::uint64_t>(to);
+    Queues& q = pairs_[key];
+    std::deque<Pending>& other = is_send ? q.recvs : q.sends;
+    if (other.empty()) {
+      (is_send ? q.sends : q.recvs).push_back({owner, slot, bytes});
+      ++state_[static_cast<std::size_t>(owner)].missing;
+      return;
+    }
+    const Pending match = other.front();
+    other.pop_front();
+    if (q.sends.empty() && q.recvs.empty()) pairs_.erase(key);
+    if (match.bytes != bytes)
+      throw std::logic_error("collective program: " + std::to_string(from) + " -> " + std::to_string(to) +
+                             " sends " + std::to_string(is_send ? bytes : match.bytes) + " bytes, receives " +
+                             std::to_string(is_send ? match.bytes : bytes));
+    sg4::CommPtr comm =
+        sg4::Comm::sendto_async(platform_.cpu(from), platform_.cpu(to), static_cast<std::uint64_t>(bytes));
+    state_[static_cast<std::size_t>(owner)].comms[slot] = comm;
+    RankState& partner = state_[static_cast<std::size_t>(match.owner)];
+    partner.comms[match.slot] = comm;
+    if (--partner.missing == 0 && partner.waiting) {
+      partner.waiting = false;
+      partner.actor->resume();
+    }
+  }
+
+  const Platform& platform_;
+  int ranks_;
+  std::vector<RankState> state_;
+  std::unordered_map<std::uint64_t, Queues> pairs_;
+};
+
+struct Shared {
+  std::vector<std::int64_t> sizes;
+  std::vector<std::vector<double>> latency_s; // [size][rank]
+  std::vector<mpi::CollCall> calls;           // per size, algorithm chosen
+  double reduce_bytes_per_s = 0;
+};
+
+} // namespace
+
+std::vector<std::int64_t> osu_collective_sizes(const OsuCollectiveBench& b) {
+  if (b.collective == mpi::BARRIER) return {0};
+  const bool floats = b.collective == mpi::ALLREDUCE || b.collective == mpi::REDUCE;
+  std::int64_t max = b.max_bytes;
+  const bool per_rank_buffer = b.collective == mpi::ALLGATHER || b.collective == mpi::ALLTOALL ||
+                               b.collective == mpi::GATHER || b.collective == mpi::SCATTER;
+  if (per_rank_buffer) max = std::min<std::int64_t>(max, kOsuBufferCapBytes / (std::int64_t{b.nodes} * b.ppn));
+  std::vector<std::int64_t> sizes;
+  for (std::int64_t s = std::max<std::int64_t>(b.min_bytes, floats ? 4 : 1); s <= max; s *= 2)
+    sizes.push_back(s);
+  return sizes;
+}
+
+namespace {
+
+mpi::CollCall call_for(const ResolvedScenario& sc, const OsuCollectiveBench& b, std::int64_t bytes) {
+  mpi::CollCall call;
+  call.collective = b.collective;
+  call.size = b.nodes * b.ppn;
+  call.bytes = bytes;
+  if (b.algorithm) {
+    call.algorithm = *b.algorithm;
+    return call;
+  }
+  if (!mpi::select_algorithm(sc.machine.mpi, b.ppn, call))
+    throw InputError(
+        "machine.mpi: no rule of " + (sc.machine.mpi_path.empty() ? sc.base_dir : sc.machine.mpi_path) +
+        " selects an algorithm for " + mpi::collective_name(b.collective) + " of " + std::to_string(bytes) +
+        " bytes on " + std::to_string(call.size) + " processes (" + std::to_string(b.ppn) +
+        " per node): add a rule, or give --algorithm");
+  return call;
+}
+
+} // namespace
+
+void check_osu_collective(const ResolvedScenario& sc, const OsuCollectiveBench& b) {
+  if (b.nodes < 1 || b.nodes > sc.machine.topology.nodes)
+    throw InputError("--nodes " + std::to_string(b.nodes) + ": the machine has " +
+                     std::to_string(sc.machine.topology.nodes) + " nodes");
+  const int cores = sc.machine.node.cores_per_node();
+  if (b.ppn < 1 || b.ppn > cores)
+    throw InputError("--ppn " + std::to_string(b.ppn) + ": a node has " + std::to_string(cores) + " cores");
+  if (b.nodes * b.ppn < 2) throw InputError("--nodes x --ppn: at least 2 ranks are needed");
+  if (b.min_bytes < 0 || b.max_bytes < 1 || b.min_bytes > b.max_bytes)
+    throw InputError("--min-bytes/--max-bytes: 0 <= min <= max, max >= 1");
+  if (b.algorithm && !mpi::implements(*b.algorithm, b.collective))
+    throw InputError("--algorithm " + mpi::algorithm_name(*b.algorithm) + " does not implement " +
+                     mpi::collective_name(b.collective));
+  for (std::int64_t s : osu_collective_sizes(b))
+    (void)call_for(sc, b, s);
+}
+
+std::vector<OsuCollectiveRow> simulate_osu_collective(const ResolvedScenario& sc, const OsuCollectiveBench& b) {
+  check_osu_collective(sc, b);
+  const int ranks = b.nodes * b.ppn;
+  ResolvedScenario s = sc;
+  s.workload.nodes = b.nodes;
+  s.workload.ranks_per_node = b.ppn;
+  s.workload.panel_threads = 1;
+  s.workload.p = 1;
+  s.workload.q = ranks;
+  s.workload.benchmark = Benchmark::Hpl;
+  s.machine.variability = {};
+  s.machine.placement.gpu_aware_mpi = false;
+  s.faults.Clear();
+  BuiltMachine m = build_machine(s, [](PlatformSpec& spec) { spec.gpus_per_rank = 0; });
+
+  Shared shared;
+  shared.sizes = osu_collective_sizes(b);
+  shared.latency_s.assign(shared.sizes.size(), std::vector<double>(static_cast<std::size_t>(ranks), 0.0));
+  for (std::int64_t bytes : shared.sizes)
+    shared.calls.push_back(call_for(sc, b, bytes));
+  shared.reduce_bytes_per_s =
+      sc.machine.mpi.has_reduce_bytes_per_s() ? sc.machine.mpi.reduce_bytes_per_s() : 0.0;
+  Matcher matcher(*m.platform, ranks);
+  sg4::BarrierPtr start = sg4::Barrier::create(static_cast<unsigned>(ranks));
+  for (int r = 0; r < ranks; ++r) {
+    sg4::ActorPtr a = sg4::Actor::create("osu" + std::to_string(r), m.platform->cpu(r), [&, r]() {
+      for (std::size_t i = 0; i < shared.sizes.size(); ++i) {
+        start->wait(); // OSU's MPI_Barrier between sizes, taken as instantaneous
+        const double t0 = sg4::Engine::get_clock();
+        for (const mpi::CollStep& step : mpi::collective_program(shared.calls[i], r)) {
+          matcher.post(r, step);
+          matcher.wait(r);
+          if (step.reduce_bytes > 0 && shared.reduce_bytes_per_s > 0)
+            sg4::this_actor::sleep_for(static_cast<double>(step.reduce_bytes) / shared.reduce_bytes_per_s);
+        }
+        shared.latency_s[i][static_cast<std::size_t>(r)] = sg4::Engine::get_clock() - t0;
+      }
+    });
+    matcher.bind(r, a);
+  }
+  m.engine->run();
+
+  std::vector<OsuCollectiveRow> rows;
+  for (std::size_t i = 0; i < shared.sizes.size(); ++i) {
+    const std::vector<double>& v = shared.latency_s[i];
+    OsuCollectiveRow row;
+    row.bytes = shared.sizes[i];
+    double sum = 0;
+    row.min_us = std::numeric_limits<double>::infinity();
+    for (double t : v) {
+      sum += t;
+      row.min_us = std::min(row.min_us, t * 1e6);
+      row.max_us = std::max(row.max_us, t * 1e6);
+    }
+    row.avg_us = sum / static_cast<double>(v.size()) * 1e6;
+    row.algorithm = mpi::algorithm_name(shared.calls[i].algorithm);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+} // namespace hplsim::sim
