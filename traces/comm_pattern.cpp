@@ -96,6 +96,25 @@ void emit_bcast(ProgramBuilder& b, const Communicator& comm, const Pattern& patt
     b.wait(tag);
 }
 
+void emit_collective(ProgramBuilder& b, const Communicator& comm, const mpi::CollProgram& steps, Phase phase) {
+  for (const mpi::CollStep& s : steps) {
+    if (s.sends.size() + s.recvs.size() == 1) {
+      if (s.sends.empty())
+        b.recv(comm.rank_of(s.recvs.front().peer), s.recvs.front().bytes, phase);
+      else
+        b.send(comm.rank_of(s.sends.front().peer), s.sends.front().bytes, phase);
+      continue;
+    }
+    std::vector<std::uint32_t> tags;
+    for (const mpi::CollMsg& m : s.recvs)
+      tags.push_back(b.recv_async(comm.rank_of(m.peer), m.bytes, phase));
+    for (const mpi::CollMsg& m : s.sends)
+      tags.push_back(b.send_async(comm.rank_of(m.peer), m.bytes, phase));
+    for (std::uint32_t t : tags)
+      b.wait(t);
+  }
+}
+
 void emit_pattern(ProgramBuilder& b, const Communicator& comm, const Pattern& pattern, Phase phase) {
   for (const PeerMsg& m : pattern) {
     const int peer = comm.rank_of(m.peer);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "traces/grid.hpp"
+#include "traces/mpi_collectives.hpp"
 #include "traces/program_builder.hpp"
 
 namespace hplsim::traces {
@@ -77,6 +78,13 @@ void emit_pattern(ProgramBuilder& b, const Communicator& comm, const Pattern& pa
 /// chunk waits for the incoming bulk.
 void emit_bcast(ProgramBuilder& b, const Communicator& comm, const Pattern& pattern, std::int64_t chunk_bytes,
                 Phase phase, bool aggregated = false);
+
+/// Writes an MPI collective's steps (mpi::collective_program; members map to
+/// ranks through `comm`): a step of one send or one receive is a blocking
+/// MPI_Send / MPI_Recv, a step of several messages posts them all (MPI_Isend /
+/// MPI_Irecv) and waits for them. The local combine of a reduction is not
+/// written (a CPU sum at memory speed, below the messages' cost).
+void emit_collective(ProgramBuilder& b, const Communicator& comm, const mpi::CollProgram& steps, Phase phase);
 
 /// Bytes of a message of `count` doubles.
 inline constexpr std::int64_t doubles(std::int64_t count) {

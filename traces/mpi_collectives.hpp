@@ -42,10 +42,18 @@ struct CollCall {
   std::int64_t bytes = 0;  ///< OSU's size (see above)
   int radix = 4;           ///< KNOMIAL
   int throttle = 32;       ///< SCATTERED
+  /// Members per node, placed node by node (member m on node m / ppn); the
+  /// communicator spans size / ppn nodes.
+  int ppn = 1;
+  /// In stages within and across nodes (CollectiveRule.node_aware), each
+  /// stage's algorithm from `table`, which must then be set.
+  bool node_aware = false;
+  const MpiCollectives* table = nullptr;
 };
 
 /// Member `me`'s steps of the call. Throws std::invalid_argument when the
-/// algorithm does not implement the collective (the message names both).
+/// algorithm does not implement the collective (the message names both), or
+/// when a node-aware call's table selects nothing for one of its stages.
 CollProgram collective_program(const CollCall& call, int me);
 
 /// Whether `algorithm` implements `collective`.
@@ -59,14 +67,19 @@ inline std::int64_t selection_bytes(const CollCall& call) {
 }
 
 /// The first rule of `selections` for the call's collective that matches
-/// (size, ppn, selection_bytes); fills the call's algorithm, radix and
-/// throttle. Returns false when no rule matches.
-bool select_algorithm(const MpiCollectives& mpi, int ppn, CollCall& call);
+/// (size, ppn, selection_bytes); fills the call's algorithm, radix,
+/// throttle and node_aware (table = &mpi). Returns false when no rule matches.
+bool select_algorithm(const MpiCollectives& mpi, CollCall& call);
 
 /// Validates a selection table: every rule's algorithm implements its
 /// collective, thresholds are positive, radix >= 2, throttle >= 1. Throws
 /// std::invalid_argument naming the field (selections[i].rules[j].algorithm).
 void validate_collectives(const MpiCollectives& mpi);
+
+/// What runs for a selected call: its algorithm's name, or for a node-aware
+/// call "node_aware(" and its stages' algorithms, e.g.
+/// "node_aware(reduce binomial, allreduce recursive_doubling, bcast binomial)".
+std::string describe(const CollCall& call);
 
 /// Lower-case names as the CLI and outputs use them ("allreduce",
 /// "recursive_doubling").

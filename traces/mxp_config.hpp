@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "traces/collectives.pb.h"
+
 #include "traces/hpl_config.hpp"
 #include "traces/schedule.pb.h"
 
@@ -60,6 +62,11 @@ struct MxpConfig {
   /// convergence or after maxits = 50). No default: the count depends on the
   /// matrix and the precision, give it explicitly.
   int refinement_iterations = 0;
+  /// The MPI library's collectives (machine.mpi): the refinement's
+  /// MPI_Allreduce and MPI_Bcast take the algorithm its table selects. No
+  /// selection for a collective: MPICH's recursive-doubling allreduce and a
+  /// binomial broadcast.
+  mpi::MpiCollectives mpi;
 };
 
 /// Throws std::invalid_argument naming the first bad field, expected vs actual.

@@ -48,7 +48,21 @@ private:
     return local_count(begin, end, c_.nb, row_, g_.p());
   }
 
+  // The library's algorithm for the call when its table has one (one rank per
+  // node assumed: a process row or column spans nodes).
+  bool by_table(mpi::Collective coll, const Communicator& comm, int me, int root, std::int64_t bytes) {
+    mpi::CollCall call;
+    call.collective = coll;
+    call.size = comm.size;
+    call.root = root;
+    call.bytes = bytes;
+    if (comm.size <= 1 || !mpi::select_algorithm(c_.mpi, call)) return false;
+    emit_collective(b_, comm, mpi::collective_program(call, me), SOLVE);
+    return true;
+  }
+
   void allreduce(const Communicator& comm, int me, std::int64_t bytes) {
+    if (by_table(mpi::ALLREDUCE, comm, me, 0, bytes)) return;
     Pattern p;
     allreduce_pattern(me, comm.size, bytes, p);
     emit_pattern(b_, comm, p, SOLVE);
@@ -67,9 +81,11 @@ private:
     const Communicator column = Communicator::column(g_, col_);
     for (std::int64_t blk = col_; blk < blocks_; blk += g_.q()) {
       const int root = static_cast<int>(blk % g_.p());
-      Pattern p;
-      binomial_bcast(mod_sub(row_, root, g_.p()), g_.p(), doubles(width(blk)), root, g_.p(), p);
-      emit_pattern(b_, column, p, SOLVE);
+      if (!by_table(mpi::BCAST, column, row_, root, doubles(width(blk)))) {
+        Pattern p;
+        binomial_bcast(mod_sub(row_, root, g_.p()), g_.p(), doubles(width(blk)), root, g_.p(), p);
+        emit_pattern(b_, column, p, SOLVE);
+      }
       b_.compute(KERNEL_GEMV, c_.refinement_resource, local_rows_, width(blk), 0, SOLVE, FP64);
     }
     allreduce(Communicator::row(g_, row_), col_, doubles(local_rows_));

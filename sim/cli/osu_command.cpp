@@ -162,7 +162,19 @@ Command add_osu_command(CLI::App& app) {
   osu->add_option("--set", a->set,
                   "Override a scenario field: FIELD.PATH=VALUE (repeatable), e.g. "
                   "machine.protocol.eager_threshold_bytes=32768");
-  return {osu, [a]() { return run_osu(*a); }};
+  return {osu, [a, osu]() {
+            const bool p2p =
+                std::find(kPointToPoint.begin(), kPointToPoint.end(), a->bench.kind) != kPointToPoint.end();
+            for (const char* flag : {"--nodes", "--ppn", "--min-bytes", "--algorithm", "--full"})
+              if (p2p && osu->count(flag) > 0)
+                throw InputError(std::string(flag) + ": a collectives flag; osu " + a->bench.kind +
+                                 " runs between two nodes (--pair A B)");
+            for (const char* flag : {"--pair", "--window", "--iterations"})
+              if (!p2p && osu->count(flag) > 0)
+                throw InputError(std::string(flag) + ": a point-to-point flag; osu " + a->bench.kind +
+                                 " runs on --nodes x --ppn ranks");
+            return run_osu(*a);
+          }};
 }
 
 } // namespace hplsim::sim

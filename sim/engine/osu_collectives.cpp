@@ -136,7 +136,8 @@ mpi::CollCall call_for(const ResolvedScenario& sc, const OsuCollectiveBench& b, 
     call.algorithm = *b.algorithm;
     return call;
   }
-  if (!mpi::select_algorithm(sc.machine.mpi, b.ppn, call))
+  call.ppn = b.ppn;
+  if (!mpi::select_algorithm(sc.machine.mpi, call))
     throw InputError(
         "machine.mpi: no rule of " + (sc.machine.mpi_path.empty() ? sc.base_dir : sc.machine.mpi_path) +
         " selects an algorithm for " + mpi::collective_name(b.collective) + " of " + std::to_string(bytes) +
@@ -219,7 +220,7 @@ std::vector<OsuCollectiveRow> simulate_osu_collective(const ResolvedScenario& sc
       row.max_us = std::max(row.max_us, t * 1e6);
     }
     row.avg_us = sum / static_cast<double>(v.size()) * 1e6;
-    row.algorithm = mpi::algorithm_name(shared.calls[i].algorithm);
+    row.algorithm = mpi::describe(shared.calls[i]);
     rows.push_back(row);
   }
   return rows;

@@ -108,6 +108,7 @@ private:
 traces::MxpConfig mxp_config(const ResolvedScenario& sc) {
   const auto& w = sc.workload;
   traces::MxpConfig c;
+  c.mpi = sc.machine.mpi;
   c.n = w.n;
   c.nb = w.nb;
   c.p = w.p;

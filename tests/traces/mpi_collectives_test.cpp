@@ -237,26 +237,28 @@ TEST(MpiCollectives, SelectionFollowsTheTableInOrder) {
   ASSERT_NO_THROW(validate_collectives(mpi));
 
   CollCall c = call(ALLREDUCE, LINEAR, 1536, 2048);
-  ASSERT_TRUE(select_algorithm(mpi, 48, c));
+  c.ppn = 48;
+  ASSERT_TRUE(select_algorithm(mpi, c));
   EXPECT_EQ(c.algorithm, RECURSIVE_DOUBLING);
   c.bytes = 2049;
-  ASSERT_TRUE(select_algorithm(mpi, 48, c));
+  ASSERT_TRUE(select_algorithm(mpi, c));
   EXPECT_EQ(c.algorithm, RABENSEIFNER);
   // Allgather compares the gathered total: 1536 x 32 B = 49152 B < 81920 (Bruck,
   // not a power of two); 1536 x 64 B = 98304 B (ring); 1024 x 256 B = 262144 B
   // (recursive doubling, a power of two).
   CollCall g = call(ALLGATHER, LINEAR, 1536, 32);
-  ASSERT_TRUE(select_algorithm(mpi, 48, g));
+  g.ppn = 48;
+  ASSERT_TRUE(select_algorithm(mpi, g));
   EXPECT_EQ(g.algorithm, BRUCK);
   g.bytes = 64;
-  ASSERT_TRUE(select_algorithm(mpi, 48, g));
+  ASSERT_TRUE(select_algorithm(mpi, g));
   EXPECT_EQ(g.algorithm, RING);
   g.size = 1024;
   g.bytes = 256;
-  ASSERT_TRUE(select_algorithm(mpi, 48, g));
+  ASSERT_TRUE(select_algorithm(mpi, g));
   EXPECT_EQ(g.algorithm, RECURSIVE_DOUBLING);
   CollCall none = call(BCAST, LINEAR, 8, 8);
-  EXPECT_FALSE(select_algorithm(mpi, 1, none));
+  EXPECT_FALSE(select_algorithm(mpi, none));
 }
 
 TEST(MpiCollectives, ValidationNamesTheRule) {
@@ -272,4 +274,59 @@ TEST(MpiCollectives, ValidationNamesTheRule) {
     EXPECT_NE(std::string(e.what()).find("selections[0].rules[1].algorithm"), std::string::npos) << e.what();
   }
   EXPECT_THROW(collective_program(call(ALLTOALL, RING, 4, 8), 0), std::invalid_argument);
+}
+
+namespace {
+
+// A table with node-aware rules first, then flat ones (MPICH's shape).
+MpiCollectives node_aware_table() {
+  MpiCollectives mpi;
+  for (Collective c : {ALLREDUCE, BCAST, REDUCE, BARRIER}) {
+    auto* sel = mpi.add_selections();
+    sel->set_collective(c);
+    sel->add_rules()->set_node_aware(true);
+    sel->add_rules()->set_algorithm(c == ALLREDUCE ? RECURSIVE_DOUBLING
+                                    : c == BARRIER ? DISSEMINATION
+                                                   : BINOMIAL);
+  }
+  return mpi;
+}
+
+} // namespace
+
+TEST(MpiCollectives, NodeAwareCallsRunInStagesWithinAndAcrossNodes) {
+  const MpiCollectives mpi = node_aware_table();
+  ASSERT_NO_THROW(validate_collectives(mpi));
+  for (Collective coll : {ALLREDUCE, BCAST, REDUCE, BARRIER})
+    for (auto [nodes, ppn] : {std::pair{2, 3}, std::pair{4, 48}, std::pair{3, 5}})
+      for (int root : {0, nodes * ppn - 1}) {
+        CollCall c = call(coll, LINEAR, nodes * ppn, 1000, root);
+        c.ppn = ppn;
+        ASSERT_TRUE(select_algorithm(mpi, c));
+        ASSERT_TRUE(c.node_aware);
+        const Outcome o = run(c);
+        EXPECT_TRUE(o.complete && o.error.empty())
+            << collective_name(coll) << " " << nodes << "x" << ppn << " root " << root << ": " << o.error;
+      }
+  // A binomial broadcast from a node's first member: ceil(log2 nodes) rounds
+  // among the nodes, then ceil(log2 ppn) within them; from another member,
+  // one hand-over round first. Only the first members cross nodes.
+  CollCall b = call(BCAST, LINEAR, 4 * 48, 1000, 0);
+  b.ppn = 48;
+  ASSERT_TRUE(select_algorithm(mpi, b));
+  EXPECT_EQ(run(b).rounds, 2 + 6);
+  b.root = 5;
+  EXPECT_EQ(run(b).rounds, 1 + 2 + 6);
+  for (int m = 0; m < 4 * 48; ++m)
+    for (const CollStep& s : collective_program(b, m))
+      for (const CollMsg& x : s.sends)
+        if (x.peer / 48 != m / 48) {
+          EXPECT_TRUE(m % 48 == 0 && x.peer % 48 == 0) << m << " -> " << x.peer;
+        }
+  // One rank per node, or one node: the node-aware rule does not apply.
+  CollCall flat = call(ALLREDUCE, LINEAR, 8, 8);
+  flat.ppn = 1;
+  ASSERT_TRUE(select_algorithm(mpi, flat));
+  EXPECT_FALSE(flat.node_aware);
+  EXPECT_EQ(flat.algorithm, RECURSIVE_DOUBLING);
 }

@@ -209,6 +209,28 @@ TEST(MxpGenerator, ClassicalRefinementMessageCount) {
   EXPECT_TRUE(validate_schedule(6, {&s}).ok());
 }
 
+TEST(MxpGenerator, RefinementReductionsTakeTheMpiLibrarysAlgorithm) {
+  // The grid of ClassicalRefinementMessageCount with a table that selects the
+  // ring for every allreduce (and nothing for bcast: the binomial fallback).
+  // A ring over p members sends 2 (p - 1) messages per member: the row
+  // allreduce (Q = 3) 4 x 3 = 12 per row instead of 4, the norms (P = 2)
+  // 2 x 2 = 4 per column instead of 2: per iteration 66 - 8 + 24 - 12 + 24 = 94.
+  MxpConfig c;
+  c.n = 96;
+  c.nb = 16;
+  c.p = 2;
+  c.q = 3;
+  c.refinement_iterations = 2;
+  auto* sel = c.mpi.add_selections();
+  sel->set_collective(hplsim::mpi::ALLREDUCE);
+  sel->add_rules()->set_algorithm(hplsim::mpi::RING);
+  const MxpScheduleGenerator g(c);
+  StepSchedule s;
+  g.step(g.steps(), s);
+  EXPECT_EQ(sends_of(s).size(), 2u * 94u);
+  EXPECT_TRUE(validate_schedule(6, {&s}).ok());
+}
+
 TEST(MxpGenerator, GmresRefinementAddsArnoldiReductions) {
   // Same grid, GMRES with 2 iterations (hand counts from the classical case:
   //  A-product 14, two solves 40, one reduction 6):

@@ -175,9 +175,12 @@ TEST(OsuCli, PairNamesTheTwoNodes) {
   const CliResult same = run_hplsim({"osu", "latency", kMareNostrum4, "--pair", "3", "3"}, dir);
   EXPECT_EQ(same.exit_code, 1);
   EXPECT_EQ(same.err.rfind("hplsim: error: --pair 3 3: two distinct node ids", 0), 0u) << same.err;
-  const CliResult old = run_hplsim({"osu", "latency", kMareNostrum4, "--nodes", "0", "1"}, dir);
-  EXPECT_EQ(old.exit_code, 2);
-  EXPECT_NE(old.err.find("unknown flag --nodes"), std::string::npos) << old.err;
+  // --nodes is the collectives' node count, not a pair.
+  const CliResult old = run_hplsim({"osu", "latency", kMareNostrum4, "--nodes", "2"}, dir);
+  EXPECT_EQ(old.exit_code, 1);
+  EXPECT_NE(old.err.find("--nodes: a collectives flag; osu latency runs between two nodes (--pair A B)"),
+            std::string::npos)
+      << old.err;
 }
 
 } // namespace
