@@ -96,7 +96,8 @@ void emit_bcast(ProgramBuilder& b, const Communicator& comm, const Pattern& patt
     b.wait(tag);
 }
 
-void emit_collective(ProgramBuilder& b, const Communicator& comm, const mpi::CollProgram& steps, Phase phase) {
+void emit_collective(ProgramBuilder& b, const Communicator& comm, const mpi::CollProgram& steps,
+                     Phase phase) {
   for (const mpi::CollStep& s : steps) {
     if (s.sends.size() + s.recvs.size() == 1) {
       if (s.sends.empty())

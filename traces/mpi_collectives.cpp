@@ -1,8 +1,8 @@
 #include "traces/mpi_collectives.hpp"
 
 #include <algorithm>
-#include <stdexcept>
 #include <cctype>
+#include <stdexcept>
 #include <utility>
 
 #include "traces/grid.hpp"
@@ -124,8 +124,8 @@ CollProgram allreduce(const CollCall& c, int me) {
       const int peer = f.real_rank(nr ^ mask);
       const Range mine = h[static_cast<std::size_t>(k) + 1];
       const Range whole = h[static_cast<std::size_t>(k)];
-      const Range theirs = mine.first == whole.first ? Range{mine.second, whole.second}
-                                                     : Range{whole.first, mine.first};
+      const Range theirs =
+          mine.first == whole.first ? Range{mine.second, whole.second} : Range{whole.first, mine.first};
       s.exchange(peer, range_bytes(c.bytes, f.p2, mine), peer, range_bytes(c.bytes, f.p2, theirs));
     }
   } else {
@@ -302,9 +302,8 @@ CollProgram reduce(const CollCall& c, int me) {
     }
     if (rel < 2 * f.rem) s.recv(real(rel - 1), c.bytes, c.bytes);
     Steps rs;
-    const Fold rf = f;
     // reduce_scatter_halving speaks real ranks of the fold: map them to the root's frame.
-    std::vector<Range> h = reduce_scatter_halving(rf, nr, c.bytes, rs);
+    std::vector<Range> h = reduce_scatter_halving(f, nr, c.bytes, rs);
     for (CollStep step : rs.take()) {
       for (CollMsg& m : step.sends)
         m.peer = real(m.peer);
@@ -321,10 +320,9 @@ CollProgram reduce(const CollCall& c, int me) {
         s.send(peer, range_bytes(c.bytes, f.p2, mine));
         break;
       }
-      const Range theirs = mine.first == whole.first ? Range{mine.second, whole.second}
-                                                     : Range{whole.first, mine.first};
+      const Range theirs =
+          mine.first == whole.first ? Range{mine.second, whole.second} : Range{whole.first, mine.first};
       s.recv(peer, range_bytes(c.bytes, f.p2, theirs));
-      h[static_cast<std::size_t>(k)] = whole;
     }
     if (holder != 0 && rel == holder) s.send(c.root, c.bytes);
   } else { // BINOMIAL (MPICH's MPIR_Reduce_intra_binomial, commutative)
@@ -348,14 +346,12 @@ CollProgram gather_scatter(const CollCall& c, int me, bool gather) {
   const auto real = [&](int r) { return mod_add(r, c.root, p); };
   if (c.algorithm == LINEAR) {
     for (int r = 1; r < p; ++r)
-      if (rel == 0)
-        gather ? s.recv(real(r), c.bytes) : s.send(real(r), c.bytes);
+      if (rel == 0) gather ? s.recv(real(r), c.bytes) : s.send(real(r), c.bytes);
     if (rel != 0) gather ? s.send(c.root, c.bytes) : s.recv(c.root, c.bytes);
     return s.take();
   }
   // Binomial: member rel holds the blocks of its subtree [rel, rel + lowbit(rel)).
   const auto subtree = [&](int r, int mask) { return std::int64_t{std::min(mask, p - r)} * c.bytes; };
-  CollProgram steps;
   int mask = 1;
   for (; mask < p; mask <<= 1) {
     if ((rel & mask) != 0) break;
@@ -435,9 +431,10 @@ void stage(const CollCall& c, Collective coll, int size, int root, std::int64_t 
   s.bytes = bytes;
   s.ppn = size == c.ppn ? size : 1; // the node's communicator, or one member per node
   if (!select_algorithm(*c.table, s))
-    throw std::invalid_argument("node-aware " + collective_name(c.collective) + ": the table selects nothing for its " +
-                                collective_name(coll) + " stage of " + std::to_string(bytes) + " bytes on " +
-                                std::to_string(size) + " processes");
+    throw std::invalid_argument("node-aware " + collective_name(c.collective) +
+                                ": the table selects nothing for its " + collective_name(coll) +
+                                " stage of " + std::to_string(bytes) + " bytes on " + std::to_string(size) +
+                                " processes");
   for (CollStep step : collective_program(s, me_in_stage)) {
     for (CollMsg& m : step.sends)
       m.peer = member(m.peer);
@@ -505,7 +502,8 @@ std::string describe(const CollCall& c) {
   std::string stages;
   switch (c.collective) {
   case ALLREDUCE:
-    stages = one(REDUCE, c.ppn, c.bytes) + ", " + one(ALLREDUCE, nodes, c.bytes) + ", " + one(BCAST, c.ppn, c.bytes);
+    stages = one(REDUCE, c.ppn, c.bytes) + ", " + one(ALLREDUCE, nodes, c.bytes) + ", " +
+             one(BCAST, c.ppn, c.bytes);
     break;
   case BCAST:
     stages = one(BCAST, nodes, c.bytes) + ", " + one(BCAST, c.ppn, c.bytes);
@@ -530,9 +528,10 @@ CollProgram collective_program(const CollCall& c, int me) {
     throw std::invalid_argument("collective " + collective_name(c.collective) + " has no algorithm " +
                                 algorithm_name(c.algorithm));
   if (c.size < 1 || me < 0 || me >= c.size || c.root < 0 || c.root >= c.size || c.bytes < 0)
-    throw std::invalid_argument("collective " + collective_name(c.collective) + ": member " + std::to_string(me) +
-                                " or root " + std::to_string(c.root) + " outside a communicator of " +
-                                std::to_string(c.size) + ", or negative bytes");
+    throw std::invalid_argument("collective " + collective_name(c.collective) + ": member " +
+                                std::to_string(me) + " or root " + std::to_string(c.root) +
+                                " outside a communicator of " + std::to_string(c.size) +
+                                ", or negative bytes");
   switch (c.collective) {
   case ALLREDUCE:
     return allreduce(c, me);
@@ -594,15 +593,17 @@ void validate_collectives(const MpiCollectives& mpi) {
       if (r.node_aware()) {
         const Collective c = sel.collective();
         if (c != ALLREDUCE && c != BCAST && c != REDUCE && c != BARRIER)
-          throw std::invalid_argument(rat + ".node_aware: only allreduce, bcast, reduce and barrier run node-aware");
+          throw std::invalid_argument(
+              rat + ".node_aware: only allreduce, bcast, reduce and barrier run node-aware");
         if (r.has_algorithm())
           throw std::invalid_argument(rat + ".algorithm: a node_aware rule leaves it to its stages' rules");
         continue;
       }
       if (!implements(r.algorithm(), sel.collective()))
-        throw std::invalid_argument(rat + ".algorithm: " + algorithm_name(r.algorithm()) + " does not implement " +
-                                    collective_name(sel.collective()));
-      if (r.has_below_bytes() && r.below_bytes() <= 0) throw std::invalid_argument(rat + ".below_bytes: must be > 0");
+        throw std::invalid_argument(rat + ".algorithm: " + algorithm_name(r.algorithm()) +
+                                    " does not implement " + collective_name(sel.collective()));
+      if (r.has_below_bytes() && r.below_bytes() <= 0)
+        throw std::invalid_argument(rat + ".below_bytes: must be > 0");
       if ((r.has_min_procs() && r.min_procs() < 1) || (r.has_below_procs() && r.below_procs() < 1))
         throw std::invalid_argument(rat + ": min_procs and below_procs must be >= 1");
       if ((r.has_min_ppn() && r.min_ppn() < 1) || (r.has_below_ppn() && r.below_ppn() < 1))
@@ -615,13 +616,15 @@ void validate_collectives(const MpiCollectives& mpi) {
 
 std::string collective_name(Collective c) {
   std::string s = Collective_Name(c);
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
   return s;
 }
 
 std::string algorithm_name(CollectiveAlgorithm a) {
   std::string s = CollectiveAlgorithm_Name(a);
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
   return s;
 }
 

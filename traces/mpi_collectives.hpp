@@ -37,11 +37,11 @@ using CollProgram = std::vector<CollStep>;
 struct CollCall {
   Collective collective = ALLREDUCE;
   CollectiveAlgorithm algorithm = RECURSIVE_DOUBLING;
-  int size = 1;            ///< communicator size
-  int root = 0;            ///< bcast, reduce, gather, scatter
-  std::int64_t bytes = 0;  ///< OSU's size (see above)
-  int radix = 4;           ///< KNOMIAL
-  int throttle = 32;       ///< SCATTERED
+  int size = 1;           ///< communicator size
+  int root = 0;           ///< bcast, reduce, gather, scatter
+  std::int64_t bytes = 0; ///< OSU's size (see above)
+  int radix = 4;          ///< KNOMIAL
+  int throttle = 32;      ///< SCATTERED
   /// Members per node, placed node by node (member m on node m / ppn); the
   /// communicator spans size / ppn nodes.
   int ppn = 1;

@@ -63,9 +63,8 @@ struct MxpConfig {
   /// matrix and the precision, give it explicitly.
   int refinement_iterations = 0;
   /// The MPI library's collectives (machine.mpi): the refinement's
-  /// MPI_Allreduce and MPI_Bcast take the algorithm its table selects. No
-  /// selection for a collective: MPICH's recursive-doubling allreduce and a
-  /// binomial broadcast.
+  /// MPI_Allreduce takes the algorithm its table selects (no selection:
+  /// MPICH's recursive doubling); its MPI_Bcast stays a binomial tree.
   mpi::MpiCollectives mpi;
 };
 

@@ -81,11 +81,13 @@ private:
     const Communicator column = Communicator::column(g_, col_);
     for (std::int64_t blk = col_; blk < blocks_; blk += g_.q()) {
       const int root = static_cast<int>(blk % g_.p());
-      if (!by_table(mpi::BCAST, column, row_, root, doubles(width(blk)))) {
-        Pattern p;
-        binomial_bcast(mod_sub(row_, root, g_.p()), g_.p(), doubles(width(blk)), root, g_.p(), p);
-        emit_pattern(b_, column, p, SOLVE);
-      }
+      // A binomial tree, whatever the table says: MPICH's would take scatter +
+      // ring allgather from 12,288 B (an x block at NB 1,536) on a column that
+      // is not a power of two, P - 1 ring steps per block, more messages than
+      // a full-scale window can hold (docs/collectives.md).
+      Pattern p;
+      binomial_bcast(mod_sub(row_, root, g_.p()), g_.p(), doubles(width(blk)), root, g_.p(), p);
+      emit_pattern(b_, column, p, SOLVE);
       b_.compute(KERNEL_GEMV, c_.refinement_resource, local_rows_, width(blk), 0, SOLVE, FP64);
     }
     allreduce(Communicator::row(g_, row_), col_, doubles(local_rows_));

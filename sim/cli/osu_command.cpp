@@ -70,14 +70,16 @@ int run_osu_collective(const OsuArgs& args, const ResolvedScenario& sc) {
   if (!args.algorithm.empty()) {
     mpi::CollectiveAlgorithm a{};
     if (!mpi::CollectiveAlgorithm_Parse(upper(args.algorithm), &a) || a == mpi::ALGORITHM_UNSET)
-      throw InputError("--algorithm " + args.algorithm + ": not an algorithm hplsim knows (traces/collectives.proto)");
+      throw InputError("--algorithm " + args.algorithm +
+                       ": not an algorithm hplsim knows (traces/collectives.proto)");
     b.algorithm = a;
   }
   const std::vector<OsuCollectiveRow> rows = simulate_osu_collective(sc, b);
   std::printf("\n# OSU MPI %s Latency Test v5.6.3\n", title_case(args.bench.kind).c_str());
   std::printf("# simulated by hplsim: %s, %d nodes x %d ranks, %s\n", sc.name.c_str(), b.nodes, b.ppn,
-              args.algorithm.empty() ? (sc.machine.mpi.library().empty() ? "machine.mpi" : sc.machine.mpi.library().c_str())
-                                     : "--algorithm");
+              args.algorithm.empty()
+                  ? (sc.machine.mpi.library().empty() ? "machine.mpi" : sc.machine.mpi.library().c_str())
+                  : "--algorithm");
   std::printf("# algorithms: %s\n", algorithm_runs(rows).c_str());
   if (b.collective == mpi::BARRIER) {
     std::printf("# Avg Latency(us)\n%17.2f\n", rows.front().avg_us);
@@ -87,7 +89,8 @@ int run_osu_collective(const OsuArgs& args, const ResolvedScenario& sc) {
     std::printf("%-10s%20s%20s%20s%12s\n", "# Size", "Avg Latency(us)", "Min Latency(us)", "Max Latency(us)",
                 "Iterations");
     for (const OsuCollectiveRow& r : rows)
-      std::printf("%-10lld%20.2f%20.2f%20.2f%12d\n", static_cast<long long>(r.bytes), r.avg_us, r.min_us, r.max_us, 1);
+      std::printf("%-10lld%20.2f%20.2f%20.2f%12d\n", static_cast<long long>(r.bytes), r.avg_us, r.min_us,
+                  r.max_us, 1);
     return 0;
   }
   std::printf("%-10s%20s\n", "# Size", "Avg Latency(us)");
@@ -153,7 +156,8 @@ Command add_osu_command(CLI::App& app) {
       ->check(at_least(0));
   osu->add_option("--nodes", a->coll.nodes, "Collectives: nodes (default 2)")->check(at_least(1));
   osu->add_option("--ppn", a->coll.ppn, "Collectives: ranks per node (default 1)")->check(at_least(1));
-  osu->add_option("--min-bytes", a->coll.min_bytes, "Collectives: smallest message size (default 1; 4 for allreduce, reduce)")
+  osu->add_option("--min-bytes", a->coll.min_bytes,
+                  "Collectives: smallest message size (default 1; 4 for allreduce, reduce)")
       ->check(at_least(0));
   osu->add_option("--algorithm", a->algorithm,
                   "Collectives: run this algorithm at every size instead of the scenario's machine.mpi table "

@@ -86,7 +86,8 @@ void install_protocol(const models::ProtocolModel& protocol, const Platform* pla
     return pm->message_latency_s(path_latency_s, size) / path_latency_s;
   });
   model->set_bw_factor_cb([pm, same_node](double size, const sg4::Host* src, const sg4::Host* dst,
-                                          const std::vector<sg4::Link*>&, const std::unordered_set<sg4::NetZone*>&) {
+                                          const std::vector<sg4::Link*>&,
+                                          const std::unordered_set<sg4::NetZone*>&) {
     return same_node(src, dst) ? 1.0 : pm->bandwidth_factor(size);
   });
 }

@@ -78,7 +78,8 @@ void MachineZone::create_links(int ranks) {
   }
   if (spec_.shm_rank_bandwidth_bytes_per_s > 0)
     for (int r = 0; r < ranks; ++r)
-      copy_.push_back(make_link("r" + std::to_string(r) + ".copy", spec_.shm_rank_bandwidth_bytes_per_s, 0.0));
+      copy_.push_back(
+          make_link("r" + std::to_string(r) + ".copy", spec_.shm_rank_bandwidth_bytes_per_s, 0.0));
   for (int r = 0; r < ranks; ++r)
     for (int g = 0; g < spec_.gpus_per_rank; ++g) {
       const std::string base = "r" + std::to_string(r) + ".gpu" + std::to_string(g);

@@ -26,7 +26,9 @@ class Matcher {
 public:
   explicit Matcher(const Platform& platform, int ranks) : platform_(platform), ranks_(ranks), state_(ranks) {}
 
-  void bind(int rank, sg4::ActorPtr actor) { state_[static_cast<std::size_t>(rank)].actor = std::move(actor); }
+  void bind(int rank, sg4::ActorPtr actor) {
+    state_[static_cast<std::size_t>(rank)].actor = std::move(actor);
+  }
 
   /// Posts every message of a step of `rank`; comms are filled in as they start.
   void post(int rank, const mpi::CollStep& step) {
@@ -118,7 +120,8 @@ std::vector<std::int64_t> osu_collective_sizes(const OsuCollectiveBench& b) {
   std::int64_t max = b.max_bytes;
   const bool per_rank_buffer = b.collective == mpi::ALLGATHER || b.collective == mpi::ALLTOALL ||
                                b.collective == mpi::GATHER || b.collective == mpi::SCATTER;
-  if (per_rank_buffer) max = std::min<std::int64_t>(max, kOsuBufferCapBytes / (std::int64_t{b.nodes} * b.ppn));
+  if (per_rank_buffer)
+    max = std::min<std::int64_t>(max, kOsuBufferCapBytes / (std::int64_t{b.nodes} * b.ppn));
   std::vector<std::int64_t> sizes;
   for (std::int64_t s = std::max<std::int64_t>(b.min_bytes, floats ? 4 : 1); s <= max; s *= 2)
     sizes.push_back(s);
@@ -138,11 +141,11 @@ mpi::CollCall call_for(const ResolvedScenario& sc, const OsuCollectiveBench& b, 
   }
   call.ppn = b.ppn;
   if (!mpi::select_algorithm(sc.machine.mpi, call))
-    throw InputError(
-        "machine.mpi: no rule of " + (sc.machine.mpi_path.empty() ? sc.base_dir : sc.machine.mpi_path) +
-        " selects an algorithm for " + mpi::collective_name(b.collective) + " of " + std::to_string(bytes) +
-        " bytes on " + std::to_string(call.size) + " processes (" + std::to_string(b.ppn) +
-        " per node): add a rule, or give --algorithm");
+    throw InputError("machine.mpi: no rule of " +
+                     (sc.machine.mpi_path.empty() ? sc.base_dir : sc.machine.mpi_path) +
+                     " selects an algorithm for " + mpi::collective_name(b.collective) + " of " +
+                     std::to_string(bytes) + " bytes on " + std::to_string(call.size) + " processes (" +
+                     std::to_string(b.ppn) + " per node): add a rule, or give --algorithm");
   return call;
 }
 
@@ -165,7 +168,8 @@ void check_osu_collective(const ResolvedScenario& sc, const OsuCollectiveBench& 
     (void)call_for(sc, b, s);
 }
 
-std::vector<OsuCollectiveRow> simulate_osu_collective(const ResolvedScenario& sc, const OsuCollectiveBench& b) {
+std::vector<OsuCollectiveRow> simulate_osu_collective(const ResolvedScenario& sc,
+                                                      const OsuCollectiveBench& b) {
   check_osu_collective(sc, b);
   const int ranks = b.nodes * b.ppn;
   ResolvedScenario s = sc;

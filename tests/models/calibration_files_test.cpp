@@ -11,6 +11,7 @@
 #include "models/kernel_fit.hpp"
 #include "models/kernel_model.hpp"
 #include "test_files.hpp"
+#include "traces/mpi_collectives.hpp"
 
 namespace hm = hplsim::models;
 using hplsim::models::testing::source_path;
@@ -28,6 +29,7 @@ const char* const kKernelFiles[] = {"aurora-node.textproto", "aurora-node-noamx.
                                     "aurora-node-gpu1500.textproto", "cpu-workstation.textproto"};
 const char* const kProtocolFiles[] = {"marenostrum4-opa.textproto", "bxi-v2.textproto"};
 const char* const kVariabilityFiles[] = {"aurora-at-scale.textproto", "marenostrum4-noise.textproto"};
+const char* const kMpiFiles[] = {"mpich-3.2-collectives.textproto"};
 
 } // namespace
 
@@ -37,6 +39,7 @@ TEST(CalibrationFiles, EveryShippedFileLoadsAndValidates) {
   // as a KernelCalibration.
   const std::set<std::string> protocol(std::begin(kProtocolFiles), std::end(kProtocolFiles));
   const std::set<std::string> variability(std::begin(kVariabilityFiles), std::end(kVariabilityFiles));
+  const std::set<std::string> mpi_tables(std::begin(kMpiFiles), std::end(kMpiFiles));
   std::set<std::string> seen;
   for (const auto& e : std::filesystem::directory_iterator(source_path("models/calibrations"))) {
     if (e.path().extension() != ".textproto") continue;
@@ -44,6 +47,10 @@ TEST(CalibrationFiles, EveryShippedFileLoadsAndValidates) {
     seen.insert(name);
     if (protocol.count(name)) {
       EXPECT_NO_THROW(hm::load_protocol_params(e.path().string())) << name;
+    } else if (mpi_tables.count(name)) {
+      hplsim::mpi::MpiCollectives m;
+      EXPECT_NO_THROW(hm::read_text_message(e.path().string(), m)) << name;
+      EXPECT_NO_THROW(hplsim::mpi::validate_collectives(m)) << name;
     } else if (variability.count(name)) {
       hm::VariabilityParams v;
       EXPECT_NO_THROW(hm::read_text_message(e.path().string(), v)) << name;
@@ -56,6 +63,8 @@ TEST(CalibrationFiles, EveryShippedFileLoadsAndValidates) {
   for (const char* f : kProtocolFiles)
     EXPECT_TRUE(seen.count(f)) << f << " missing";
   for (const char* f : kVariabilityFiles)
+    EXPECT_TRUE(seen.count(f)) << f << " missing";
+  for (const char* f : kMpiFiles)
     EXPECT_TRUE(seen.count(f)) << f << " missing";
 }
 

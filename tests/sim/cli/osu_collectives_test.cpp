@@ -88,15 +88,15 @@ TEST(OsuCollectives, RanksOfOneNodeMeetThroughSharedMemory) {
 }
 
 TEST(OsuCollectives, SameRunSameBytesAndForcedAlgorithms) {
-  const std::vector<std::string> args = {"alltoall", kMareNostrum4, "--nodes", "2", "--ppn", "8",
-                                         "--max-bytes", "65536"};
+  const std::vector<std::string> args = {"alltoall", kMareNostrum4, "--nodes",     "2",
+                                         "--ppn",    "8",           "--max-bytes", "65536"};
   EXPECT_EQ(osu(args).text, osu(args).text);
   // Forcing the ring on a 16-rank allgather: p - 1 = 15 message times, more
   // than Bruck's 4 for the smallest size.
-  const Table ring = osu({"allgather", kMareNostrum4, "--nodes", "2", "--ppn", "8", "--max-bytes", "1",
-                          "--algorithm", "ring"});
-  const Table bruck = osu({"allgather", kMareNostrum4, "--nodes", "2", "--ppn", "8", "--max-bytes", "1",
-                           "--algorithm", "bruck"});
+  const Table ring = osu(
+      {"allgather", kMareNostrum4, "--nodes", "2", "--ppn", "8", "--max-bytes", "1", "--algorithm", "ring"});
+  const Table bruck = osu(
+      {"allgather", kMareNostrum4, "--nodes", "2", "--ppn", "8", "--max-bytes", "1", "--algorithm", "bruck"});
   EXPECT_GT(at(ring, 1), 2.0 * at(bruck, 1));
   EXPECT_NE(ring.text.find("# algorithms: ring 1 B"), std::string::npos) << ring.text;
 }
