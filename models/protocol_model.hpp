@@ -35,6 +35,9 @@ public:
   /// handshake (the overheads are latency, not CPU time: docs/departures.md, "MPI software overheads").
   double message_latency_s(double path_s, double bytes) const;
   const ProtocolParams& params() const { return params_; }
+  /// Whether the corrections also apply between ranks of one node
+  /// (ProtocolParams.intra_node, default true).
+  bool prices_intra_node() const { return !params_.has_intra_node() || params_.intra_node(); }
 
 private:
   ProtocolParams params_;

@@ -64,7 +64,7 @@ void install_protocol(const models::ProtocolModel& protocol, const Platform* pla
   const models::ProtocolModel* pm = &protocol;
   // Which node each host is on, when intra-node messages are left to their links.
   auto node_of = std::make_shared<std::unordered_map<const sg4::Host*, int>>();
-  if (protocol.params().has_intra_node() && !protocol.params().intra_node() && platform != nullptr)
+  if (!protocol.prices_intra_node() && platform != nullptr)
     for (int r = 0; r < platform->ranks(); ++r)
       (*node_of)[platform->cpu(r)] = platform->node_of(r);
   const auto same_node = [node_of](const sg4::Host* a, const sg4::Host* b) {

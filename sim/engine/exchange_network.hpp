@@ -18,14 +18,18 @@ public:
     /// Per link: its index among the links of the network's routes, dense
     /// from 0 (the slot of its load counter while exchanges are priced).
     std::vector<std::uint32_t> link_id;
+    /// Both ends on one node: a shared-memory message, which a protocol that
+    /// leaves intra-node messages alone (ProtocolParams.intra_node) does not correct.
+    bool within_node = false;
   };
   virtual ~ExchangeNetwork() = default;
   /// The route from member `from` to member `to`.
   virtual const Route& route(int from, int to) = 0;
   /// A message's latency on a route of `path_s` and the factor applied to the
-  /// links' bandwidth, for `bytes` (the protocol model's corrections).
-  virtual double latency_s(double path_s, std::int64_t bytes) const = 0;
-  virtual double bandwidth_factor(std::int64_t bytes) const = 0;
+  /// links' bandwidth, for `bytes` (the protocol model's corrections);
+  /// `within_node`: the route's Route::within_node.
+  virtual double latency_s(double path_s, std::int64_t bytes, bool within_node) const = 0;
+  virtual double bandwidth_factor(std::int64_t bytes, bool within_node) const = 0;
   /// Whether the machine has system noise (models/noise.hpp): a quiet one
   /// skips the two calls below.
   virtual bool noisy() const { return false; }

@@ -108,9 +108,9 @@ std::vector<double> pivot_exchange_completion_s(const std::vector<traces::Patter
         double rate = std::numeric_limits<double>::infinity();
         for (std::size_t i = 0; i < r.links.size(); ++i)
           rate = std::min(rate, r.links[i].second / load[r.link_id[i]]);
-        rate *= network.bandwidth_factor(bytes);
+        rate *= network.bandwidth_factor(bytes, r.within_node);
         const double transfer_s = std::isfinite(rate) && rate > 0.0 ? static_cast<double>(bytes) / rate : 0.0;
-        seconds = std::max(seconds, network.latency_s(r.path_s, bytes) + transfer_s);
+        seconds = std::max(seconds, network.latency_s(r.path_s, bytes, r.within_node) + transfer_s);
       });
       t[static_cast<std::size_t>(x.a)] = t[static_cast<std::size_t>(x.b)] = x.start_s + seconds;
       ++pc[static_cast<std::size_t>(x.a)];
@@ -136,12 +136,17 @@ public:
   const Route& route(int from, int to) override {
     return owner_.rank_route(base_ + from * stride_, base_ + to * stride_);
   }
-  double latency_s(double path_s, std::int64_t bytes) const override {
+  double latency_s(double path_s, std::int64_t bytes, bool within_node) const override {
     const models::ProtocolModel* pm = owner_.protocol_;
-    return pm == nullptr ? path_s : pm->message_latency_s(path_s, static_cast<double>(bytes));
+    return pm == nullptr || (within_node && !pm->prices_intra_node())
+               ? path_s
+               : pm->message_latency_s(path_s, static_cast<double>(bytes));
   }
-  double bandwidth_factor(std::int64_t bytes) const override {
-    return owner_.protocol_ == nullptr ? 1.0 : owner_.protocol_->bandwidth_factor(static_cast<double>(bytes));
+  double bandwidth_factor(std::int64_t bytes, bool within_node) const override {
+    const models::ProtocolModel* pm = owner_.protocol_;
+    return pm == nullptr || (within_node && !pm->prices_intra_node())
+               ? 1.0
+               : pm->bandwidth_factor(static_cast<double>(bytes));
   }
   bool noisy() const override { return owner_.noise_ != nullptr; }
   int rank_of(int member) const override { return base_ + member * stride_; }
@@ -174,6 +179,7 @@ const ExchangeNetwork::Route& PivotExchanges::rank_route(int a, int b) {
   std::vector<sg4::Link*> links;
   ExchangeNetwork::Route r;
   r.path_s = platform_.query_route(a, b, links);
+  r.within_node = platform_.node_of(a) == platform_.node_of(b);
   for (const sg4::Link* l : links) {
     r.links.emplace_back(l, l->get_bandwidth());
     // The fabric's links are named after their topology kind (MachineZone::create_links).

@@ -40,7 +40,9 @@ public:
       latency_.emplace_back(from, platform_.query_route(from, rank_, links));
       it = latency_.end() - 1;
     }
-    return protocol == nullptr ? it->second : protocol->message_latency_s(it->second, bytes);
+    const bool shm = protocol != nullptr && !protocol->prices_intra_node() &&
+                     platform_.node_of(from) == platform_.node_of(rank_);
+    return protocol == nullptr || shm ? it->second : protocol->message_latency_s(it->second, bytes);
   }
 
 private:

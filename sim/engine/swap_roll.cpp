@@ -28,6 +28,7 @@ const SwapRollPricer::DenseRoute& SwapRollPricer::dense(const ExchangeNetwork::R
   if (it != dense_.end()) return it->second;
   DenseRoute d;
   d.path_s = r.path_s;
+  d.within_node = r.within_node;
   d.first = static_cast<std::uint32_t>(links_.size());
   if (r.link_id.size() != r.links.size()) throw std::logic_error("swap roll: a route without its link ids");
   for (std::size_t i = 0; i < r.links.size(); ++i) {
@@ -233,10 +234,10 @@ void SwapRollPricer::run(std::uint64_t id, Roll& r, const ExchangeNetwork& netwo
             if (l.node) share = std::max(share, 1.0 + holders_at(l, id, start_s));
             rate = std::min(rate, l.bandwidth / share);
           }
-          rate *= network.bandwidth_factor(bytes);
+          rate *= network.bandwidth_factor(bytes, d.within_node);
           const double transfer_s =
               std::isfinite(rate) && rate > 0.0 ? static_cast<double>(bytes) / rate : 0.0;
-          seconds = std::max(seconds, network.latency_s(d.path_s, bytes) + transfer_s);
+          seconds = std::max(seconds, network.latency_s(d.path_s, bytes, d.within_node) + transfer_s);
         });
         const Exchange& e = r.exchanges[pairs[i].e];
         r.pair_start_s[pairs[i].e] = start_s;

@@ -55,6 +55,7 @@ public:
 private:
   struct DenseRoute {
     double path_s = 0.0;
+    bool within_node = false;
     std::uint32_t first = 0, count = 0; // into links_
   };
   struct Hold {

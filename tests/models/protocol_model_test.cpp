@@ -125,3 +125,27 @@ TEST(ProtocolModel, RescaleWithoutReferenceLatencyKeepsLatencyFactors) {
   EXPECT_DOUBLE_EQ(q.segments(0).bandwidth_factor(), 0.15); // 0.3 * 12.5/25
   EXPECT_FALSE(q.has_reference_path_latency_s());
 }
+
+TEST(ProtocolModel, TimePerByteIsALatencyOfItsSegmentOnly) {
+  // Segment 0 adds 2e-10 s per byte to the latency, segment 1 (from 1,000 B)
+  // nothing: a 500 B message gets 100 ns more, a 2,000 B one none, and
+  // neither bandwidth factor moves (unset: 1).
+  hm::ProtocolParams p;
+  auto* s0 = p.add_segments();
+  s0->set_min_bytes(0);
+  s0->set_time_per_byte_s(2e-10);
+  p.add_segments()->set_min_bytes(1000);
+  const hm::ProtocolModel m(p);
+  EXPECT_NEAR(m.message_latency_s(1e-6, 500), 1e-6 + 500 * 2e-10, 1e-15);
+  EXPECT_NEAR(m.message_latency_s(1e-6, 2000), 1e-6, 1e-15);
+  EXPECT_DOUBLE_EQ(m.bandwidth_factor(500), 1.0);
+  s0->set_time_per_byte_s(-1.0);
+  EXPECT_THROW(hm::ProtocolModel{p}, std::invalid_argument);
+}
+
+TEST(ProtocolModel, IntraNodeDefaultsToPricedAndCanBeLeftToTheLinks) {
+  hm::ProtocolParams p;
+  EXPECT_TRUE(hm::ProtocolModel(p).prices_intra_node());
+  p.set_intra_node(false);
+  EXPECT_FALSE(hm::ProtocolModel(p).prices_intra_node());
+}

@@ -17,8 +17,8 @@ namespace {
 class UniformLatency final : public ExchangeNetwork {
 public:
   const Route& route(int, int) override { return route_; }
-  double latency_s(double, std::int64_t) const override { return 1e-6; }
-  double bandwidth_factor(std::int64_t) const override { return 1.0; }
+  double latency_s(double, std::int64_t, bool) const override { return 1e-6; }
+  double bandwidth_factor(std::int64_t, bool) const override { return 1.0; }
 
 private:
   Route route_;

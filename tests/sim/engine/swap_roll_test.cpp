@@ -181,8 +181,8 @@ class NoisyUniformLatency final : public ExchangeNetwork {
 public:
   NoisyUniformLatency(double delay_s, int only = -1) : delay_s_(delay_s), only_(only) {}
   const Route& route(int, int) override { return route_; }
-  double latency_s(double, std::int64_t) const override { return 1e-6; }
-  double bandwidth_factor(std::int64_t) const override { return 1.0; }
+  double latency_s(double, std::int64_t, bool) const override { return 1e-6; }
+  double bandwidth_factor(std::int64_t, bool) const override { return 1.0; }
   bool noisy() const override { return true; }
   int rank_of(int member) const override { return 100 + member; }
   double message_cpu_s(std::int64_t, std::int64_t) const override { return 0.5e-6; }
