@@ -56,6 +56,9 @@ struct CollCall {
 /// when a node-aware call's table selects nothing for one of its stages.
 CollProgram collective_program(const CollCall& call, int me);
 
+/// A node-aware call's steps (collective_program's stages; traces/mpi_selection.cpp).
+CollProgram node_aware_program(const CollCall& call, int me);
+
 /// Whether `algorithm` implements `collective`.
 bool implements(CollectiveAlgorithm algorithm, Collective collective);
 
