@@ -107,6 +107,8 @@ int run_osu(const OsuArgs& args) {
     return run_osu_collective(args, sc);
   OsuBench bench = args.bench;
   if (args.max_bytes > 0) bench.max_bytes = args.max_bytes;
+  if (bench.max_bytes > (std::int64_t{1} << 30))
+    throw InputError("--max-bytes " + std::to_string(bench.max_bytes) + ": at most 1073741824 (1 GiB)");
   const OsuResult r = simulate_osu(sc, bench);
   const std::string& kind = args.bench.kind;
   if (kind == "latency") {

@@ -159,8 +159,10 @@ void check_osu_collective(const ResolvedScenario& sc, const OsuCollectiveBench& 
   if (b.ppn < 1 || b.ppn > cores)
     throw InputError("--ppn " + std::to_string(b.ppn) + ": a node has " + std::to_string(cores) + " cores");
   if (b.nodes * b.ppn < 2) throw InputError("--nodes x --ppn: at least 2 ranks are needed");
-  if (b.min_bytes < 0 || b.max_bytes < 1 || b.min_bytes > b.max_bytes)
-    throw InputError("--min-bytes/--max-bytes: 0 <= min <= max, max >= 1");
+  if (b.min_bytes < 0 || b.max_bytes < 1 || b.min_bytes > b.max_bytes ||
+      b.max_bytes > (std::int64_t{1} << 30))
+    throw InputError("--min-bytes " + std::to_string(b.min_bytes) + " --max-bytes " +
+                     std::to_string(b.max_bytes) + ": 0 <= min <= max, 1 <= max <= 1073741824 (1 GiB)");
   if (b.algorithm && !mpi::implements(*b.algorithm, b.collective))
     throw InputError("--algorithm " + mpi::algorithm_name(*b.algorithm) + " does not implement " +
                      mpi::collective_name(b.collective));

@@ -125,6 +125,9 @@ TEST(OsuCollectives, BadLayoutsAndAlgorithmsNameTheirFlag) {
       run_hplsim({"osu", "allreduce", kMareNostrum4, "--nodes", "2", "--algorithm", "rign"}, dir);
   EXPECT_NE(typo.exit_code, 0);
   EXPECT_NE(typo.err.find("--algorithm rign"), std::string::npos) << typo.err;
+  const CliResult huge = run_hplsim({"osu", "allreduce", kMareNostrum4, "--max-bytes", "99999999999"}, dir);
+  EXPECT_NE(huge.exit_code, 0);
+  EXPECT_NE(huge.err.find("--max-bytes 99999999999"), std::string::npos) << huge.err;
   // A machine without an MPI table: the error names machine.mpi.
   const CliResult none = run_hplsim({"osu", "allreduce", source_path("scenarios/bxi-v2-osu.textproto")}, dir);
   EXPECT_NE(none.exit_code, 0);
