@@ -65,14 +65,20 @@ private:
 // members (MPIR_Allreduce_intra_recursive_doubling): of the first 2 * rem
 // members, the even ones hand their vector to the odd one above and wait for
 // the result; the others are renumbered 0 .. p2 - 1.
+// The reduce keeps the even ones instead (MPIR_Reduce_redscat_gather), so that
+// member 0, the root in relative ranks, is never folded away.
 struct Fold {
   int p2, rem;
-  explicit Fold(int size) : p2(floor_pow2(size)), rem(size - floor_pow2(size)) {}
+  bool keep_even;
+  explicit Fold(int size, bool keep_even_members = false)
+      : p2(floor_pow2(size)), rem(size - floor_pow2(size)), keep_even(keep_even_members) {}
   int new_rank(int me) const {
-    if (me < 2 * rem) return me % 2 == 0 ? -1 : me / 2;
+    if (me < 2 * rem) return (me % 2 == 0) == keep_even ? me / 2 : -1;
     return me - rem;
   }
-  int real_rank(int new_rank) const { return new_rank < rem ? 2 * new_rank + 1 : new_rank + rem; }
+  int real_rank(int new_rank) const {
+    return new_rank < rem ? 2 * new_rank + (keep_even ? 0 : 1) : new_rank + rem;
+  }
 };
 
 // Recursive halving among the folded members: member `nr` keeps half of its
@@ -289,18 +295,17 @@ CollProgram reduce(const CollCall& c, int me) {
     else
       s.send(c.root, c.bytes);
   } else if (c.algorithm == RABENSEIFNER) {
-    // In relative ranks: fold, reduce-scatter by halving, then a binomial
-    // gather of the pieces to folded member 0, which hands the result to
-    // the root when the fold moved it (MPICH's MPIR_Reduce_intra_reduce_scatter_gather).
-    const Fold f(p);
+    // In relative ranks: fold (the odd members of the first 2 rem hand their
+    // vector to the even one below), reduce-scatter by halving, then a
+    // binomial gather of the pieces to member 0, the root (MPICH's
+    // MPIR_Reduce_redscat_gather).
+    const Fold f(p, true);
     const int nr = f.new_rank(rel);
-    const int holder = f.real_rank(0); // where the gather ends, in relative ranks
     if (nr < 0) {
-      s.send(real(rel + 1), c.bytes);
-      if (rel == 0) s.recv(real(holder), c.bytes);
+      s.send(real(rel - 1), c.bytes);
       return s.take();
     }
-    if (rel < 2 * f.rem) s.recv(real(rel - 1), c.bytes, c.bytes);
+    if (rel < 2 * f.rem) s.recv(real(rel + 1), c.bytes, c.bytes);
     Steps rs;
     // reduce_scatter_halving speaks real ranks of the fold: map them to the root's frame.
     std::vector<Range> h = reduce_scatter_halving(f, nr, c.bytes, rs);
@@ -324,7 +329,6 @@ CollProgram reduce(const CollCall& c, int me) {
           mine.first == whole.first ? Range{mine.second, whole.second} : Range{whole.first, mine.first};
       s.recv(peer, range_bytes(c.bytes, f.p2, theirs));
     }
-    if (holder != 0 && rel == holder) s.send(c.root, c.bytes);
   } else { // BINOMIAL (MPICH's MPIR_Reduce_intra_binomial, commutative)
     for (int mask = 1; mask < p; mask <<= 1) {
       if ((rel & mask) == 0) {
@@ -419,7 +423,7 @@ bool implements(CollectiveAlgorithm a, Collective c) {
 
 CollProgram collective_program(const CollCall& c, int me) {
   if (c.node_aware) {
-    if (c.table == nullptr || c.ppn < 2 || c.size % c.ppn != 0 || c.size <= c.ppn)
+    if (c.table == nullptr || c.ppn < 2 || c.size % c.ppn != 0)
       throw std::invalid_argument("node-aware " + collective_name(c.collective) +
                                   ": needs its table and a communicator of several nodes of ppn members");
     return node_aware_program(c, me);

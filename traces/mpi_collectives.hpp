@@ -49,6 +49,8 @@ struct CollCall {
   /// stage's algorithm from `table`, which must then be set.
   bool node_aware = false;
   const MpiCollectives* table = nullptr;
+  /// A stage of a node-aware call: node-aware rules do not apply to it.
+  bool stage = false;
 };
 
 /// Member `me`'s steps of the call. Throws std::invalid_argument when the

@@ -166,8 +166,22 @@ void check_osu_collective(const ResolvedScenario& sc, const OsuCollectiveBench& 
   if (b.algorithm && !mpi::implements(*b.algorithm, b.collective))
     throw InputError("--algorithm " + mpi::algorithm_name(*b.algorithm) + " does not implement " +
                      mpi::collective_name(b.collective));
-  for (std::int64_t s : osu_collective_sizes(b))
-    (void)call_for(sc, b, s);
+  const std::vector<std::int64_t> sizes = osu_collective_sizes(b);
+  if (sizes.empty())
+    throw InputError("--min-bytes " + std::to_string(b.min_bytes) +
+                     ": above the largest size OSU runs here (" +
+                     std::to_string(std::min<std::int64_t>(
+                         b.max_bytes, kOsuBufferCapBytes / (std::int64_t{b.nodes} * b.ppn))) +
+                     " B: --max-bytes, or 512 MiB over the ranks for a rank's buffer)");
+  for (std::int64_t s : sizes) {
+    const mpi::CollCall call = call_for(sc, b, s);
+    // A node-aware call's stages are selected as its program is built: member 0 runs every stage.
+    if (call.node_aware) try {
+        (void)mpi::collective_program(call, 0);
+      } catch (const std::invalid_argument& e) {
+        throw InputError(std::string("machine.mpi: ") + e.what());
+      }
+  }
 }
 
 std::vector<OsuCollectiveRow> simulate_osu_collective(const ResolvedScenario& sc,

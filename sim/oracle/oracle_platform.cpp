@@ -60,7 +60,7 @@ void build() {
   p.platform = std::make_unique<Platform>(make_platform_spec(sc, *p.topology, *p.variability));
   if (sc.machine.protocol.ByteSizeLong() > 0) {
     p.protocol = std::make_unique<models::ProtocolModel>(sc.machine.protocol);
-    install_protocol(*p.protocol);
+    install_protocol(*p.protocol, p.platform.get());
   }
 }
 

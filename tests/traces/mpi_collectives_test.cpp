@@ -323,10 +323,43 @@ TEST(MpiCollectives, NodeAwareCallsRunInStagesWithinAndAcrossNodes) {
         if (x.peer / 48 != m / 48) {
           EXPECT_TRUE(m % 48 == 0 && x.peer % 48 == 0) << m << " -> " << x.peer;
         }
-  // One rank per node, or one node: the node-aware rule does not apply.
+  // One rank per node: the node-aware rule does not apply. One node of
+  // several ranks: it does (MPICH builds its hierarchy then too), and the
+  // stage among the nodes has nothing to do.
   CollCall flat = call(ALLREDUCE, LINEAR, 8, 8);
   flat.ppn = 1;
   ASSERT_TRUE(select_algorithm(mpi, flat));
   EXPECT_FALSE(flat.node_aware);
   EXPECT_EQ(flat.algorithm, RECURSIVE_DOUBLING);
+  CollCall one_node = call(ALLREDUCE, LINEAR, 4, 8);
+  one_node.ppn = 4;
+  ASSERT_TRUE(select_algorithm(mpi, one_node));
+  EXPECT_TRUE(one_node.node_aware);
+  EXPECT_EQ(run(one_node).rounds, 2 + 2); // binomial reduce, then binomial bcast, over 4
+  EXPECT_EQ(describe(one_node), "node_aware(reduce binomial, allreduce none, bcast binomial)");
+}
+
+TEST(MpiCollectives, RabenseifnerReduceFoldsTowardsTheRoot) {
+  // MPICH's MPIR_Reduce_redscat_gather keeps the even members of the fold,
+  // so the root (relative member 0) is never folded away: p = 12 is one fold
+  // round, 3 halving rounds and 3 gather rounds, and no hand-over at the end.
+  EXPECT_EQ(run(call(REDUCE, RABENSEIFNER, 12, 12000)).rounds, 7);
+  EXPECT_EQ(run(call(REDUCE, RABENSEIFNER, 12, 12000, 5)).rounds, 7);
+}
+
+TEST(MpiCollectives, WhatRunsIsWhatIsNamed) {
+  // Recursive doubling on a count that is not a power of two runs Bruck's
+  // allgather, and the van de Geijn broadcast runs its ring variant: the
+  // name says so.
+  EXPECT_EQ(describe(call(ALLGATHER, RECURSIVE_DOUBLING, 12, 8)), "bruck");
+  EXPECT_EQ(describe(call(ALLGATHER, RECURSIVE_DOUBLING, 16, 8)), "recursive_doubling");
+  EXPECT_EQ(describe(call(BCAST, SCATTER_RECURSIVE_DOUBLING_ALLGATHER, 12, 8)), "scatter_ring_allgather");
+  MpiCollectives bad = node_aware_table();
+  bad.mutable_selections(0)->mutable_rules(0)->set_below_bytes(0);
+  EXPECT_THROW(validate_collectives(bad), std::invalid_argument);
+  MpiCollectives radix = node_aware_table();
+  auto* r = radix.mutable_selections(1)->add_rules();
+  r->set_algorithm(KNOMIAL);
+  r->set_radix(1000);
+  EXPECT_THROW(validate_collectives(radix), std::invalid_argument);
 }
