@@ -68,7 +68,7 @@ struct NodeConfig {
   double shm_bandwidth_bytes_per_s = 0.0;
   double shm_latency_s = 0.0;
   double shm_rank_bandwidth_bytes_per_s = 0.0; // 0: no per-rank cap
-  int copy_engines = 2; // per GPU
+  int copy_engines = 2;                        // per GPU
   bool copy_overlap = true;
   std::optional<double> gpu_memory_bytes;  // per GPU; unset = not modelled
   std::optional<double> host_memory_bytes; // per node; unset = not modelled
