@@ -104,7 +104,6 @@ std::vector<Range> reduce_scatter_halving(const Fold& f, int nr, std::int64_t by
 CollProgram allreduce(const CollCall& c, int me) {
   Steps s;
   const int p = c.size;
-  if (p <= 1) return {};
   if (c.algorithm == RING) {
     const int right = mod_add(me, 1, p), left = mod_add(me, -1, p);
     for (int k = 0; k < p - 1; ++k) {
@@ -147,7 +146,6 @@ CollProgram allreduce(const CollCall& c, int me) {
 CollProgram allgather(const CollCall& c, int me) {
   Steps s;
   const int p = c.size;
-  if (p <= 1) return {};
   if (c.algorithm == RING) {
     for (int k = 0; k < p - 1; ++k)
       s.exchange(mod_add(me, 1, p), c.bytes, mod_add(me, -1, p), c.bytes);
@@ -166,7 +164,6 @@ CollProgram allgather(const CollCall& c, int me) {
 CollProgram alltoall(const CollCall& c, int me) {
   Steps s;
   const int p = c.size;
-  if (p <= 1) return {};
   if (c.algorithm == BRUCK) {
     for (int k = 1; k < p; k <<= 1) {
       std::int64_t blocks = 0;
@@ -225,7 +222,6 @@ void tree_bcast(int rel, int p, int root, std::int64_t bytes, int radix, bool se
 CollProgram bcast(const CollCall& c, int me) {
   Steps s;
   const int p = c.size;
-  if (p <= 1) return {};
   const int rel = mod_add(me, -c.root, p);
   const auto real = [&](int r) { return mod_add(r, c.root, p); };
   switch (c.algorithm) {
@@ -285,7 +281,6 @@ CollProgram bcast(const CollCall& c, int me) {
 CollProgram reduce(const CollCall& c, int me) {
   Steps s;
   const int p = c.size;
-  if (p <= 1) return {};
   const int rel = mod_add(me, -c.root, p);
   const auto real = [&](int r) { return mod_add(r, c.root, p); };
   if (c.algorithm == LINEAR) {
@@ -345,7 +340,6 @@ CollProgram reduce(const CollCall& c, int me) {
 CollProgram gather_scatter(const CollCall& c, int me, bool gather) {
   Steps s;
   const int p = c.size;
-  if (p <= 1) return {};
   const int rel = mod_add(me, -c.root, p);
   const auto real = [&](int r) { return mod_add(r, c.root, p); };
   if (c.algorithm == LINEAR) {
@@ -374,7 +368,6 @@ CollProgram gather_scatter(const CollCall& c, int me, bool gather) {
 CollProgram barrier(const CollCall& c, int me) {
   Steps s(true);
   const int p = c.size;
-  if (p <= 1) return {};
   if (c.algorithm == RECURSIVE_DOUBLING) {
     const Fold f(p);
     const int nr = f.new_rank(me);
@@ -436,6 +429,7 @@ CollProgram collective_program(const CollCall& c, int me) {
                                 std::to_string(me) + " or root " + std::to_string(c.root) +
                                 " outside a communicator of " + std::to_string(c.size) +
                                 ", or negative bytes");
+  if (c.size <= 1) return {}; // a communicator of one: nothing to send
   switch (c.collective) {
   case ALLREDUCE:
     return allreduce(c, me);
