@@ -11,4 +11,4 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   libprotobuf-dev protobuf-compiler libgtest-dev \
   libcli11-dev libfmt-dev nlohmann-json3-dev libopenblas-dev python3 \
   libopenmpi-dev openmpi-bin \
-  chromium libpng-dev ccache >/dev/null
+  chromium libpng-dev ccache libjemalloc-dev >/dev/null

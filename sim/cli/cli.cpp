@@ -3,6 +3,7 @@
 #include "sim/cli/cli.hpp"
 
 #include <charconv>
+#include <dlfcn.h>
 #include <exception>
 #include <iostream>
 #include <set>
@@ -129,7 +130,9 @@ void warn_if_trials_identical(const ResolvedScenario& sc, const std::string& pat
 
 std::string version_text() {
   return std::string("hplsim ") + HPLSIM_VERSION + "\nbuilt with SimGrid " + HPLSIM_SIMGRID_VERSION +
-         "\nbuilt with Protobuf " + HPLSIM_PROTOBUF_VERSION;
+         "\nbuilt with Protobuf " + HPLSIM_PROTOBUF_VERSION + "\nallocator " +
+         // jemalloc exports mallctl; glibc's malloc does not (sim/CMakeLists.txt, HPLSIM_JEMALLOC).
+         (dlsym(RTLD_DEFAULT, "mallctl") != nullptr ? "jemalloc" : "glibc malloc");
 }
 
 void add_scenario_flags(CLI::App* cmd, ScenarioOverrides& ov) {
