@@ -28,15 +28,47 @@ std::vector<traces::Pattern> pivot_exchange_patterns(int size, int root, std::in
   return patterns;
 }
 
+PricedPatterns price_patterns(const std::vector<traces::Pattern>& patterns, ExchangeNetwork& network) {
+  PricedPatterns out;
+  out.members.resize(patterns.size());
+  const auto direction = [&](int from, int to, std::int64_t bytes) {
+    PricedPatterns::Direction d;
+    if (bytes <= 0) return d;
+    const ExchangeNetwork::Route& r = network.route(from, to);
+    if (r.link_id.size() != r.links.size())
+      throw std::logic_error("pivot exchange: a route without its link ids");
+    d.route = &r;
+    d.latency_s = network.latency_s(r.path_s, bytes, r.within_node);
+    d.bandwidth_factor = network.bandwidth_factor(bytes, r.within_node);
+    return d;
+  };
+  for (std::size_t m = 0; m < patterns.size(); ++m) {
+    const int me = static_cast<int>(m);
+    auto& msgs = out.members[m];
+    msgs.reserve(patterns[m].size());
+    for (const traces::PeerMsg& p : patterns[m])
+      msgs.push_back({p.peer, p.send_bytes, p.recv_bytes, direction(me, p.peer, p.send_bytes),
+                      direction(p.peer, me, p.recv_bytes)});
+  }
+  return out;
+}
+
 std::vector<double> pivot_exchange_completion_s(const std::vector<traces::Pattern>& patterns,
                                                 ExchangeNetwork& network,
                                                 const std::vector<double>* start_s) {
+  if (patterns.size() <= 1)
+    return start_s != nullptr ? *start_s : std::vector<double>(patterns.size(), 0.0);
+  return pivot_exchange_completion_s(price_patterns(patterns, network), start_s);
+}
+
+std::vector<double> pivot_exchange_completion_s(const PricedPatterns& priced, const std::vector<double>* start_s) {
+  const auto& patterns = priced.members;
   const int size = static_cast<int>(patterns.size());
   std::vector<double> t = start_s != nullptr ? *start_s : std::vector<double>(patterns.size(), 0.0);
   if (size <= 1) return t;
-  using traces::PeerMsg;
+  using Msg = PricedPatterns::Message;
   std::vector<std::size_t> pc(t.size(), 0);
-  const auto current = [&](int m) -> const PeerMsg* {
+  const auto current = [&](int m) -> const Msg* {
     const auto& p = patterns[static_cast<std::size_t>(m)];
     const std::size_t i = pc[static_cast<std::size_t>(m)];
     return i < p.size() ? &p[i] : nullptr;
@@ -51,10 +83,10 @@ std::vector<double> pivot_exchange_completion_s(const std::vector<traces::Patter
   std::priority_queue<Pair, std::vector<Pair>, std::greater<>> ready;
   std::vector<char> queued(t.size(), 0);
   const auto offer = [&](int a) {
-    const PeerMsg* ma = current(a);
+    const Msg* ma = current(a);
     if (ma == nullptr) return;
     const int b = ma->peer;
-    const PeerMsg* mb = current(b);
+    const Msg* mb = current(b);
     if (mb == nullptr || mb->peer != a || queued[static_cast<std::size_t>(a)] ||
         queued[static_cast<std::size_t>(b)])
       return;
@@ -64,7 +96,7 @@ std::vector<double> pivot_exchange_completion_s(const std::vector<traces::Patter
   };
   const auto offer_pair = [&](int a) {
     offer(a);
-    if (const PeerMsg* ma = current(a)) offer(ma->peer);
+    if (const Msg* ma = current(a)) offer(ma->peer);
   };
   for (int m = 0; m < size; ++m)
     offer(m);
@@ -72,16 +104,11 @@ std::vector<double> pivot_exchange_completion_s(const std::vector<traces::Patter
   // Messages of the round per link (Route::link_id), reset after each round.
   static thread_local std::vector<int> load;
   static thread_local std::vector<std::uint32_t> loaded;
-  const auto route_links = [&](int from, int to) -> const ExchangeNetwork::Route& {
-    const ExchangeNetwork::Route& r = network.route(from, to);
-    if (r.link_id.size() != r.links.size())
-      throw std::logic_error("pivot exchange: a route without its link ids");
-    return r;
-  };
+  // The pair's messages as member a sees them: a -> b, then b -> a.
   const auto each_message = [&](const Pair& x, const auto& visit) {
-    const PeerMsg& m = *current(x.a);
-    if (m.send_bytes > 0) visit(x.a, x.b, m.send_bytes);
-    if (m.recv_bytes > 0) visit(x.b, x.a, m.recv_bytes);
+    const Msg& m = *current(x.a);
+    if (m.send_bytes > 0) visit(m.send, m.send_bytes);
+    if (m.recv_bytes > 0) visit(m.recv, m.recv_bytes);
   };
   while (!ready.empty()) {
     batch.clear();
@@ -95,22 +122,22 @@ std::vector<double> pivot_exchange_completion_s(const std::vector<traces::Patter
       load[id] = 0;
     loaded.clear();
     for (const Pair& x : batch)
-      each_message(x, [&](int from, int to, std::int64_t) {
-        for (const std::uint32_t id : route_links(from, to).link_id) {
+      each_message(x, [&](const PricedPatterns::Direction& d, std::int64_t) {
+        for (const std::uint32_t id : d.route->link_id) {
           if (id >= load.size()) load.resize(id + 1, 0);
           if (load[id]++ == 0) loaded.push_back(id);
         }
       });
     for (const Pair& x : batch) {
       double seconds = 0.0;
-      each_message(x, [&](int from, int to, std::int64_t bytes) {
-        const ExchangeNetwork::Route& r = route_links(from, to);
+      each_message(x, [&](const PricedPatterns::Direction& d, std::int64_t bytes) {
+        const ExchangeNetwork::Route& r = *d.route;
         double rate = std::numeric_limits<double>::infinity();
         for (std::size_t i = 0; i < r.links.size(); ++i)
           rate = std::min(rate, r.links[i].second / load[r.link_id[i]]);
-        rate *= network.bandwidth_factor(bytes, r.within_node);
+        rate *= d.bandwidth_factor;
         const double transfer_s = std::isfinite(rate) && rate > 0.0 ? static_cast<double>(bytes) / rate : 0.0;
-        seconds = std::max(seconds, network.latency_s(r.path_s, bytes, r.within_node) + transfer_s);
+        seconds = std::max(seconds, d.latency_s + transfer_s);
       });
       t[static_cast<std::size_t>(x.a)] = t[static_cast<std::size_t>(x.b)] = x.start_s + seconds;
       ++pc[static_cast<std::size_t>(x.a)];
@@ -276,8 +303,17 @@ std::vector<double> PivotExchanges::replay(const traces::Exchange& x, std::vecto
     noisy_entries(x, arrival_s, from, std::vector<double>(from.size(), 0.0), 1);
   }
   arrive_with_the_first(arrival_s);
-  Network network(*this, x.base(), x.stride());
-  return pivot_exchange_completion_s(patterns_, network, &arrival_s);
+  const auto column = std::make_tuple(x.base(), x.stride(), patterns_key_);
+  auto it = std::find_if(priced_.begin(), priced_.end(), [&](const auto& p) { return p.first == column; });
+  if (it == priced_.end()) {
+    // A window's columns take turns at the panels: keep as many as it has owners.
+    constexpr std::size_t kKept = 16;
+    if (priced_.size() >= kKept) priced_.erase(priced_.begin());
+    Network network(*this, x.base(), x.stride());
+    priced_.emplace_back(column, price_patterns(patterns_, network));
+    it = priced_.end() - 1;
+  }
+  return pivot_exchange_completion_s(it->second, &arrival_s);
 }
 
 // A collective (Exchange.collective_from_column): completes for every member

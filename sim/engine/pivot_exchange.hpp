@@ -43,6 +43,26 @@ std::vector<double> pivot_exchange_completion_s(const std::vector<traces::Patter
                                                 ExchangeNetwork& network,
                                                 const std::vector<double>* start_s = nullptr);
 
+/// An exchange's patterns with every message's route and protocol terms
+/// looked up once: a panel's jb exchanges share them.
+struct PricedPatterns {
+  struct Direction {
+    const ExchangeNetwork::Route* route = nullptr;
+    double latency_s = 0.0;        ///< ExchangeNetwork::latency_s for the message's bytes
+    double bandwidth_factor = 1.0; ///< ExchangeNetwork::bandwidth_factor for them
+  };
+  struct Message {
+    int peer = 0;
+    std::int64_t send_bytes = 0, recv_bytes = 0;
+    Direction send, recv; ///< to the peer, from the peer
+  };
+  std::vector<std::vector<Message>> members; ///< index = member, its messages in order
+};
+PricedPatterns price_patterns(const std::vector<traces::Pattern>& patterns, ExchangeNetwork& network);
+/// pivot_exchange_completion_s on patterns priced by price_patterns (the same times).
+std::vector<double> pivot_exchange_completion_s(const PricedPatterns& priced,
+                                                const std::vector<double>* start_s = nullptr);
+
 /// The replay's side of traces::Exchange, shared by the rank actors of one
 /// replay: the column's active members meet (an s4u::Barrier), the last to
 /// arrive replays the exchange from everybody's arrival time with
@@ -102,6 +122,9 @@ private:
   // The last panel's member patterns: the jb exchanges of a panel share them.
   std::tuple<int, int, std::int64_t> patterns_key_{-1, -1, -1}; // size, root, jb
   std::vector<traces::Pattern> patterns_;
+  // Patterns priced on the routes of the latest columns, by (base, stride,
+  // patterns_key_): the columns of a window's panels take turns.
+  std::vector<std::pair<std::tuple<int, int, std::tuple<int, int, std::int64_t>>, PricedPatterns>> priced_;
   // Collective swap rolls: the swap layouts of the latest panels, by
   // (row_begin, jb, icurrow), and the node links the rolls priced so far hold.
   std::map<std::tuple<std::int64_t, std::int64_t, int>, traces::SwapLayout> roll_layouts_;

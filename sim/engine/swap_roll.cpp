@@ -53,14 +53,29 @@ int SwapRollPricer::holders_at(const LinkInfo& l, std::uint64_t self, double t_s
   return n;
 }
 
-void SwapRollPricer::match(Roll& r) {
+const SwapRollPricer::Template& SwapRollPricer::layout_template(Roll& r) {
+  const traces::SwapLayout& l = r.layout;
+  for (const Template& t : templates_)
+    if (t.p == l.p && t.ipmap == l.ipmap && t.segment_begin == l.segment_begin) return t;
+  // A window rolls a few panels at a time (look-ahead): keep the latest.
+  constexpr std::size_t kKept = 4;
+  if (templates_.size() >= kKept) templates_.erase(templates_.begin());
+  Template& t = templates_.emplace_back();
+  t.p = l.p;
+  t.ipmap = l.ipmap;
+  t.segment_begin = l.segment_begin;
+  match(r, t);
+  return t;
+}
+
+void SwapRollPricer::match(Roll& r, Template& into) {
   const int p = r.layout.p;
   const auto pu = static_cast<std::size_t>(p), steps = pu - 1;
   steps_.resize(pu * steps);
   for (int m = 0; m < p; ++m) {
     spread_.clear();
     roll_.clear();
-    traces::spread_roll_pattern(r.layout, m, r.ncols, spread_, roll_);
+    traces::spread_roll_pattern(r.layout, m, 1, spread_, roll_); // one column's bytes
     if (roll_.size() != steps) throw std::logic_error("swap roll: a member without P - 1 steps");
     std::copy(roll_.begin(), roll_.end(),
               steps_.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(m) * steps));
@@ -102,14 +117,12 @@ void SwapRollPricer::match(Roll& r) {
         if (ma.send_bytes != mb.recv_bytes || ma.recv_bytes != mb.send_bytes)
           throw std::logic_error("swap roll: the two sides of a step disagree on its bytes");
         Matched e;
-        e.x = Exchange{a,
-                       b,
-                       ma.send_bytes,
-                       ma.recv_bytes,
-                       side == 0 ? r.to_next[static_cast<std::size_t>(a)]
-                                 : r.to_prev[static_cast<std::size_t>(a)],
-                       side_of(b, a) == 0 ? r.to_next[static_cast<std::size_t>(b)]
-                                          : r.to_prev[static_cast<std::size_t>(b)]};
+        e.x = Template::Step{a,
+                             b,
+                             ma.send_bytes,
+                             ma.recv_bytes,
+                             static_cast<std::uint8_t>(side),
+                             static_cast<std::uint8_t>(side_of(b, a))};
         e.ka = la[i];
         e.kb = lb[i];
         id_of[static_cast<std::size_t>(a) * steps + e.ka] =
@@ -149,23 +162,23 @@ void SwapRollPricer::match(Roll& r) {
   std::uint32_t waves = 0;
   for (const Matched& e : found)
     waves = std::max(waves, e.wave);
-  r.wave_begin.assign(static_cast<std::size_t>(waves) + 1, 0);
+  into.wave_begin.assign(static_cast<std::size_t>(waves) + 1, 0);
   for (const Matched& e : found)
-    ++r.wave_begin[e.wave]; // waves count from 1: slot w holds wave w's size, slot 0 none
+    ++into.wave_begin[e.wave]; // waves count from 1: slot w holds wave w's size, slot 0 none
   std::uint32_t at = 0;
-  for (std::uint32_t& b : r.wave_begin) {
+  for (std::uint32_t& b : into.wave_begin) {
     const std::uint32_t n = b;
     b = at;
     at += n;
   }
   // wave_begin[w] is now where wave w starts (w >= 1), wave_begin[0] = 0.
-  r.exchanges.resize(found.size());
+  into.steps.resize(found.size());
   auto& next_slot = scratch_.cursor;
-  next_slot.assign(r.wave_begin.begin(), r.wave_begin.end());
+  next_slot.assign(into.wave_begin.begin(), into.wave_begin.end());
   for (const Matched& e : found)
-    r.exchanges[next_slot[e.wave]++] = e.x;
-  r.wave_begin.erase(r.wave_begin.begin()); // wave w (from 1) starts at wave_begin[w - 1]
-  r.wave_begin.push_back(static_cast<std::uint32_t>(found.size()));
+    into.steps[next_slot[e.wave]++] = e.x;
+  into.wave_begin.erase(into.wave_begin.begin()); // wave w (from 1) starts at wave_begin[w - 1]
+  into.wave_begin.push_back(static_cast<std::uint32_t>(found.size()));
 }
 
 void SwapRollPricer::run(std::uint64_t id, Roll& r, const ExchangeNetwork& network, double freeze_before_s) {
@@ -321,7 +334,21 @@ SwapRollPricer::Live SwapRollPricer::price(const traces::SwapLayout& layout, std
     r.to_prev[mu] = &dense(network.route(m, r.prev[mu]));
     r.to_next[mu] = &dense(network.route(m, r.next[mu]));
   }
-  match(r);
+  if (ncols <= 0) throw std::logic_error("swap roll: a roll of no columns");
+  // The template's exchanges on this roll's routes, with its columns' bytes.
+  const Template& t = layout_template(r);
+  r.wave_begin = t.wave_begin;
+  r.exchanges.resize(t.steps.size());
+  for (std::size_t i = 0; i < t.steps.size(); ++i) {
+    const Template::Step& s = t.steps[i];
+    const auto au = static_cast<std::size_t>(s.a), bu = static_cast<std::size_t>(s.b);
+    r.exchanges[i] = Exchange{s.a,
+                              s.b,
+                              s.a_to_b_bytes * ncols,
+                              s.b_to_a_bytes * ncols,
+                              s.a_side == 0 ? r.to_next[au] : r.to_prev[au],
+                              s.b_side == 0 ? r.to_next[bu] : r.to_prev[bu]};
+  }
   r.pair_start_s.assign(r.exchanges.size(), std::numeric_limits<double>::quiet_NaN());
   r.pair_end_s = r.pair_start_s;
   // NaN compares false: a new roll has no frozen step.

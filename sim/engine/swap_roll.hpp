@@ -91,9 +91,28 @@ private:
     std::vector<std::uint32_t> node_links; // dense indices of the node links it holds
     double first_s = 0.0, end_s = 0.0;
   };
+  /// A layout's exchanges in wave order, their bytes for one column (a
+  /// roll's are `ncols` times these: HPL_rollT sends whole rows) and which
+  /// neighbour each member faces (0: next, 1: prev): what match() finds,
+  /// which depends on the layout alone. The columns of a process row roll
+  /// the same layout (one panel's pivots), so it is matched once.
+  struct Template {
+    int p = 0;
+    std::vector<int> ipmap;
+    std::vector<std::int64_t> segment_begin;
+    struct Step {
+      int a = 0, b = 0;
+      std::int64_t a_to_b_bytes = 0, b_to_a_bytes = 0; // for one column
+      std::uint8_t a_side = 0, b_side = 0;
+    };
+    std::vector<Step> steps;
+    std::vector<std::uint32_t> wave_begin;
+  };
   const DenseRoute& dense(const ExchangeNetwork::Route& r);
+  /// The layout's template, matched on first use (the latest few are kept).
+  const Template& layout_template(Roll& roll);
   /// Matches the members' steps into exchanges and orders them in waves.
-  void match(Roll& roll);
+  void match(Roll& roll, Template& into);
   void run(std::uint64_t id, Roll& roll, const ExchangeNetwork& network, double freeze_before_s);
   int holders_at(const LinkInfo& l, std::uint64_t self, double t_s) const;
 
@@ -104,9 +123,10 @@ private:
   std::uint64_t next_id_ = 0;
   std::uint32_t stamp_ = 0;
   traces::Pattern spread_, roll_;
+  std::vector<Template> templates_;    // the latest layouts', newest last
   std::vector<traces::PeerMsg> steps_; // scratch: member-major, P - 1 steps each
   struct Matched {                     // match()'s exchange with its two steps and wave
-    Exchange x;
+    Template::Step x;
     std::uint32_t ka = 0, kb = 0, wave = 0;
   };
   struct {
