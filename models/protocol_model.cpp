@@ -23,10 +23,15 @@ void require_positive(const std::string& field, double v) {
     throw std::invalid_argument("protocol." + field + " must be > 0 and finite, got " + std::to_string(v));
 }
 
-void check_bytes(double bytes) {
-  if (!(std::isfinite(bytes) && bytes >= 0.0))
-    throw std::invalid_argument("protocol model: message size must be >= 0 bytes, got " +
-                                std::to_string(bytes));
+[[noreturn, gnu::cold, gnu::noinline]] void bad_bytes(double bytes) {
+  throw std::invalid_argument("protocol model: message size must be >= 0 bytes, got " +
+                              std::to_string(bytes));
+}
+
+// Called for every message the priced collectives time: the check inline, its error out of line.
+inline void check_bytes(double bytes) {
+  if (!(std::isfinite(bytes) && bytes >= 0.0)) [[unlikely]]
+    bad_bytes(bytes);
 }
 
 } // namespace

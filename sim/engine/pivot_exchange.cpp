@@ -56,12 +56,12 @@ PricedPatterns price_patterns(const std::vector<traces::Pattern>& patterns, Exch
 std::vector<double> pivot_exchange_completion_s(const std::vector<traces::Pattern>& patterns,
                                                 ExchangeNetwork& network,
                                                 const std::vector<double>* start_s) {
-  if (patterns.size() <= 1)
-    return start_s != nullptr ? *start_s : std::vector<double>(patterns.size(), 0.0);
+  if (patterns.size() <= 1) return start_s != nullptr ? *start_s : std::vector<double>(patterns.size(), 0.0);
   return pivot_exchange_completion_s(price_patterns(patterns, network), start_s);
 }
 
-std::vector<double> pivot_exchange_completion_s(const PricedPatterns& priced, const std::vector<double>* start_s) {
+std::vector<double> pivot_exchange_completion_s(const PricedPatterns& priced,
+                                                const std::vector<double>* start_s) {
   const auto& patterns = priced.members;
   const int size = static_cast<int>(patterns.size());
   std::vector<double> t = start_s != nullptr ? *start_s : std::vector<double>(patterns.size(), 0.0);

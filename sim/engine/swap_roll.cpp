@@ -216,8 +216,8 @@ void SwapRollPricer::run(std::uint64_t id, Roll& r, const ExchangeNetwork& netwo
     });
     const auto each_message = [&](const Pair& x, const auto& visit) {
       const Exchange& e = r.exchanges[x.e];
-      if (e.a_to_b_bytes > 0) visit(*e.a_to_b, e.a_to_b_bytes);
-      if (e.b_to_a_bytes > 0) visit(*e.b_to_a, e.b_to_a_bytes);
+      if (e.a_to_b_bytes > 0) visit(*e.a_to_b, e.a_to_b_bytes, e.a_to_b_latency_s, e.a_to_b_factor);
+      if (e.b_to_a_bytes > 0) visit(*e.b_to_a, e.b_to_a_bytes, e.b_to_a_latency_s, e.b_to_a_factor);
     };
     for (std::size_t g0 = 0; g0 < pairs.size();) {
       std::size_t g1 = g0 + 1;
@@ -226,7 +226,7 @@ void SwapRollPricer::run(std::uint64_t id, Roll& r, const ExchangeNetwork& netwo
       // The round: the messages of the pairs that start together.
       ++stamp_;
       for (std::size_t i = g0; i < g1; ++i)
-        each_message(pairs[i], [&](const DenseRoute& d, std::int64_t) {
+        each_message(pairs[i], [&](const DenseRoute& d, std::int64_t, double, double) {
           for (std::uint32_t j = d.first; j < d.first + d.count; ++j) {
             LinkInfo& l = info_[links_[j]];
             if (l.round_stamp != stamp_) {
@@ -239,18 +239,18 @@ void SwapRollPricer::run(std::uint64_t id, Roll& r, const ExchangeNetwork& netwo
       for (std::size_t i = g0; i < g1; ++i) {
         const double start_s = pairs[i].start_s;
         double seconds = 0.0;
-        each_message(pairs[i], [&](const DenseRoute& d, std::int64_t bytes) {
+        each_message(pairs[i], [&](const DenseRoute& d, std::int64_t bytes, double latency_s, double factor) {
           double rate = std::numeric_limits<double>::infinity();
           for (std::uint32_t j = d.first; j < d.first + d.count; ++j) {
             const LinkInfo& l = info_[links_[j]];
             double share = l.round;
-            if (l.node) share = std::max(share, 1.0 + holders_at(l, id, start_s));
+            if (l.node && !l.holds.empty()) share = std::max(share, 1.0 + holders_at(l, id, start_s));
             rate = std::min(rate, l.bandwidth / share);
           }
-          rate *= network.bandwidth_factor(bytes, d.within_node);
+          rate *= factor;
           const double transfer_s =
               std::isfinite(rate) && rate > 0.0 ? static_cast<double>(bytes) / rate : 0.0;
-          seconds = std::max(seconds, network.latency_s(d.path_s, bytes, d.within_node) + transfer_s);
+          seconds = std::max(seconds, latency_s + transfer_s);
         });
         const Exchange& e = r.exchanges[pairs[i].e];
         r.pair_start_s[pairs[i].e] = start_s;
@@ -342,12 +342,21 @@ SwapRollPricer::Live SwapRollPricer::price(const traces::SwapLayout& layout, std
   for (std::size_t i = 0; i < t.steps.size(); ++i) {
     const Template::Step& s = t.steps[i];
     const auto au = static_cast<std::size_t>(s.a), bu = static_cast<std::size_t>(s.b);
-    r.exchanges[i] = Exchange{s.a,
-                              s.b,
-                              s.a_to_b_bytes * ncols,
-                              s.b_to_a_bytes * ncols,
-                              s.a_side == 0 ? r.to_next[au] : r.to_prev[au],
-                              s.b_side == 0 ? r.to_next[bu] : r.to_prev[bu]};
+    Exchange& e = r.exchanges[i];
+    e = Exchange{s.a,
+                 s.b,
+                 s.a_to_b_bytes * ncols,
+                 s.b_to_a_bytes * ncols,
+                 s.a_side == 0 ? r.to_next[au] : r.to_prev[au],
+                 s.b_side == 0 ? r.to_next[bu] : r.to_prev[bu]};
+    if (e.a_to_b_bytes > 0) {
+      e.a_to_b_latency_s = network.latency_s(e.a_to_b->path_s, e.a_to_b_bytes, e.a_to_b->within_node);
+      e.a_to_b_factor = network.bandwidth_factor(e.a_to_b_bytes, e.a_to_b->within_node);
+    }
+    if (e.b_to_a_bytes > 0) {
+      e.b_to_a_latency_s = network.latency_s(e.b_to_a->path_s, e.b_to_a_bytes, e.b_to_a->within_node);
+      e.b_to_a_factor = network.bandwidth_factor(e.b_to_a_bytes, e.b_to_a->within_node);
+    }
   }
   r.pair_start_s.assign(r.exchanges.size(), std::numeric_limits<double>::quiet_NaN());
   r.pair_end_s = r.pair_start_s;

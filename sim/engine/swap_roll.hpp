@@ -76,6 +76,9 @@ private:
     int a = 0, b = 0;
     std::int64_t a_to_b_bytes = 0, b_to_a_bytes = 0;
     const DenseRoute *a_to_b = nullptr, *b_to_a = nullptr;
+    // Each direction's protocol terms for its bytes (ExchangeNetwork::latency_s, bandwidth_factor).
+    double a_to_b_latency_s = 0.0, b_to_a_latency_s = 0.0;
+    double a_to_b_factor = 1.0, b_to_a_factor = 1.0;
   };
   struct Roll {
     traces::SwapLayout layout;
