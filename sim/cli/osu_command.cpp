@@ -81,6 +81,11 @@ int run_osu_collective(const OsuArgs& args, const ResolvedScenario& sc) {
                   ? (sc.machine.mpi.library().empty() ? "machine.mpi" : sc.machine.mpi.library().c_str())
                   : "--algorithm");
   std::printf("# algorithms: %s\n", algorithm_runs(rows).c_str());
+  std::string node_sizes;
+  for (const OsuCollectiveRow& r : rows)
+    if (r.node_flows) node_sizes += (node_sizes.empty() ? "" : ", ") + std::to_string(r.bytes);
+  if (!node_sizes.empty())
+    std::printf("# node-level flows (docs/collectives.md, \"Node-level flows\"): %s B\n", node_sizes.c_str());
   if (b.collective == mpi::BARRIER) {
     std::printf("# Avg Latency(us)\n%17.2f\n", rows.front().avg_us);
     return 0;
@@ -165,13 +170,24 @@ Command add_osu_command(CLI::App& app) {
                   "Collectives: run this algorithm at every size instead of the scenario's machine.mpi table "
                   "(e.g. ring, recursive_doubling, rabenseifner, bruck, pairwise, binomial)");
   osu->add_flag("--full", a->full, "Collectives: also the minimum and maximum over the ranks (OSU's -f)");
+  osu->add_option_function<std::string>(
+         "--flows",
+         [a](const std::string& v) {
+           a->coll.flows = v == "rank"   ? OsuCollectiveBench::Flows::Rank
+                           : v == "node" ? OsuCollectiveBench::Flows::Node
+                                         : OsuCollectiveBench::Flows::Auto;
+         },
+         "Collectives: rank (a SimGrid flow per message), node (a node's ranks step together, their messages "
+         "to one node as a few flows; the alltoall only), or auto (default: node for the alltoall's pairwise "
+         "and scattered algorithms above 8 nodes; docs/collectives.md)")
+      ->check(CLI::IsMember({"auto", "rank", "node"}));
   osu->add_option("--set", a->set,
                   "Override a scenario field: FIELD.PATH=VALUE (repeatable), e.g. "
                   "machine.protocol.eager_threshold_bytes=32768");
   return {osu, [a, osu]() {
             const bool p2p =
                 std::find(kPointToPoint.begin(), kPointToPoint.end(), a->bench.kind) != kPointToPoint.end();
-            for (const char* flag : {"--nodes", "--ppn", "--min-bytes", "--algorithm", "--full"})
+            for (const char* flag : {"--nodes", "--ppn", "--min-bytes", "--algorithm", "--full", "--flows"})
               if (p2p && osu->count(flag) > 0)
                 throw InputError(std::string(flag) + ": a collectives flag; osu " + a->bench.kind +
                                  " runs between two nodes (--pair A B)");

@@ -4,7 +4,11 @@
 #include "sim/engine/platform.hpp"
 
 #include <iterator>
+#include <map>
 #include <memory>
+#include <stdexcept>
+#include <string>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -59,7 +63,50 @@ std::unique_ptr<sg4::Engine> create_engine() {
   return engine;
 }
 
+namespace {
+// Node-level flows announced and not started yet: (src, dst, flow bytes) ->
+// (message bytes, how many such flows are announced). Each start consumes one
+// (the latency callback, which SimGrid calls after the bandwidth one:
+// NetworkCm02Model::comm_action_set_bounds).
+struct AggregateKey {
+  const sg4::Host* src;
+  const sg4::Host* dst;
+  double bytes;
+  bool operator<(const AggregateKey& o) const {
+    return std::tie(src, dst, bytes) < std::tie(o.src, o.dst, o.bytes);
+  }
+};
+std::map<AggregateKey, std::pair<double, int>>& aggregates() {
+  static std::map<AggregateKey, std::pair<double, int>> flows;
+  return flows;
+}
+bool protocol_installed = false;
+
+// The size the protocol prices a transfer of `size` at; `consume`: the transfer starts now.
+double message_size(double size, const sg4::Host* src, const sg4::Host* dst, bool consume) {
+  auto& flows = aggregates();
+  if (flows.empty()) return size;
+  const auto it = flows.find({src, dst, size});
+  if (it == flows.end()) return size;
+  const double message = it->second.first;
+  if (consume && --it->second.second == 0) flows.erase(it);
+  return message;
+}
+} // namespace
+
+void announce_aggregate_flow(const sg4::Host* src, const sg4::Host* dst, double flow_bytes,
+                             double message_bytes) {
+  if (!protocol_installed) return;
+  auto [it, fresh] = aggregates().try_emplace({src, dst, flow_bytes}, message_bytes, 0);
+  if (!fresh && it->second.first != message_bytes)
+    throw std::logic_error("node-level flow of " + std::to_string(flow_bytes) +
+                           " bytes announced as messages of " + std::to_string(message_bytes) + " and of " +
+                           std::to_string(it->second.first) + " bytes at once");
+  ++it->second.second;
+}
+
 void install_protocol(const models::ProtocolModel& protocol, const Platform* platform) {
+  protocol_installed = true;
   auto* model = sg4::Engine::get_instance()->get_netzone_root()->get_network_model();
   const models::ProtocolModel* pm = &protocol;
   // Which node each host is on, when intra-node messages are left to their links.
@@ -72,9 +119,10 @@ void install_protocol(const models::ProtocolModel& protocol, const Platform* pla
     const auto ia = node_of->find(a), ib = node_of->find(b);
     return ia != node_of->end() && ib != node_of->end() && ia->second == ib->second;
   };
-  model->set_lat_factor_cb([pm, same_node](double size, const sg4::Host* src, const sg4::Host* dst,
+  model->set_lat_factor_cb([pm, same_node](double flow_size, const sg4::Host* src, const sg4::Host* dst,
                                            const std::vector<sg4::Link*>& links,
                                            const std::unordered_set<sg4::NetZone*>&) {
+    const double size = message_size(flow_size, src, dst, true);
     if (same_node(src, dst)) return 1.0;
     double path_latency_s = 0.0;
     for (const auto* l : links)
@@ -85,10 +133,10 @@ void install_protocol(const models::ProtocolModel& protocol, const Platform* pla
     if (path_latency_s <= 0.0) return pm->latency_factor(size);
     return pm->message_latency_s(path_latency_s, size) / path_latency_s;
   });
-  model->set_bw_factor_cb([pm, same_node](double size, const sg4::Host* src, const sg4::Host* dst,
+  model->set_bw_factor_cb([pm, same_node](double flow_size, const sg4::Host* src, const sg4::Host* dst,
                                           const std::vector<sg4::Link*>&,
                                           const std::unordered_set<sg4::NetZone*>&) {
-    return same_node(src, dst) ? 1.0 : pm->bandwidth_factor(size);
+    return same_node(src, dst) ? 1.0 : pm->bandwidth_factor(message_size(flow_size, src, dst, false));
   });
 }
 

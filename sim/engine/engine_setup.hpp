@@ -27,4 +27,16 @@ void allow_flow_rate_caps(double device_message_rate_bytes_per_s);
 /// false they keep their links' own latency and bandwidth.
 void install_protocol(const models::ProtocolModel& protocol, const Platform* platform = nullptr);
 
+/// Announces that the next transfer of `flow_bytes` from `src` to `dst` to
+/// start stands for several concurrent messages of `message_bytes` each (a
+/// node-level flow: sim/engine/osu_node_flows.hpp): the protocol model
+/// installed by install_protocol prices it as one of them (its latency,
+/// eager or rendezvous, its bandwidth factor) instead of as one message of
+/// `flow_bytes`. Call before starting the transfer, once per transfer. With
+/// no protocol installed it does nothing. Throws std::logic_error when the
+/// same flow is announced with another message size while the first is
+/// still to start.
+void announce_aggregate_flow(const simgrid::s4u::Host* src, const simgrid::s4u::Host* dst, double flow_bytes,
+                             double message_bytes);
+
 } // namespace hplsim::sim

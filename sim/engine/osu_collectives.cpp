@@ -8,6 +8,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "sim/engine/machine.hpp"
+#include "sim/engine/osu_node_flows.hpp"
 #include "sim/support/errors.hpp"
 
 namespace hplsim::sim {
@@ -116,6 +117,7 @@ struct Shared {
   std::vector<std::int64_t> sizes;
   std::vector<std::vector<double>> latency_s; // [size][rank]
   std::vector<mpi::CollCall> calls;           // per size, algorithm chosen
+  std::vector<bool> node_flows;               // per size: node-level flows
   double reduce_bytes_per_s = 0;
 };
 
@@ -157,6 +159,13 @@ mpi::CollCall call_for(const ResolvedScenario& sc, const OsuCollectiveBench& b, 
 }
 
 } // namespace
+
+bool uses_node_flows(const OsuCollectiveBench& b, const mpi::CollCall& call) {
+  if (b.flows == OsuCollectiveBench::Flows::Rank || !node_flows_apply(call)) return false;
+  if (b.flows == OsuCollectiveBench::Flows::Node) return true;
+  return (call.algorithm == mpi::PAIRWISE || call.algorithm == mpi::SCATTERED) &&
+         b.nodes > OsuCollectiveBench::kNodeFlowsAboveNodes;
+}
 
 void check_osu_collective(const ResolvedScenario& sc, const OsuCollectiveBench& b) {
   if (b.nodes < 1 || b.nodes > sc.machine.topology.nodes)
@@ -210,16 +219,36 @@ std::vector<OsuCollectiveRow> simulate_osu_collective(const ResolvedScenario& sc
   Shared shared;
   shared.sizes = osu_collective_sizes(b);
   shared.latency_s.assign(shared.sizes.size(), std::vector<double>(static_cast<std::size_t>(ranks), 0.0));
-  for (std::int64_t bytes : shared.sizes)
+  for (std::int64_t bytes : shared.sizes) {
     shared.calls.push_back(call_for(sc, b, bytes));
+    shared.node_flows.push_back(uses_node_flows(b, shared.calls.back()));
+  }
+  const bool any_node_flows =
+      std::find(shared.node_flows.begin(), shared.node_flows.end(), true) != shared.node_flows.end();
   shared.reduce_bytes_per_s =
       sc.machine.mpi.has_reduce_bytes_per_s() ? sc.machine.mpi.reduce_bytes_per_s() : 0.0;
   Matcher matcher(*m.platform, ranks);
-  sg4::BarrierPtr start = sg4::Barrier::create(static_cast<unsigned>(ranks));
+  NodeFlows node_flows(*m.platform, b.nodes, b.ppn);
+  // Node actors take the sizes that run with node-level flows, rank actors the others.
+  const int node_actors = any_node_flows ? b.nodes : 0;
+  sg4::BarrierPtr start = sg4::Barrier::create(static_cast<unsigned>(ranks + node_actors));
+  for (int n = 0; n < node_actors; ++n) {
+    sg4::Actor::create("osu-node" + std::to_string(n), m.platform->cpu(n * b.ppn), [&, n]() {
+      for (std::size_t i = 0; i < shared.sizes.size(); ++i) {
+        start->wait();
+        if (!shared.node_flows[i]) continue;
+        const double t0 = sg4::Engine::get_clock();
+        node_flows.run(n, shared.calls[i], shared.reduce_bytes_per_s);
+        for (int r = n * b.ppn; r < (n + 1) * b.ppn; ++r)
+          shared.latency_s[i][static_cast<std::size_t>(r)] = sg4::Engine::get_clock() - t0;
+      }
+    });
+  }
   for (int r = 0; r < ranks; ++r) {
     sg4::Actor::create("osu" + std::to_string(r), m.platform->cpu(r), [&, r]() {
       for (std::size_t i = 0; i < shared.sizes.size(); ++i) {
         start->wait(); // OSU's MPI_Barrier between sizes, taken as instantaneous
+        if (shared.node_flows[i]) continue;
         const double t0 = sg4::Engine::get_clock();
         for (const mpi::CollStep& step : mpi::collective_program(shared.calls[i], r)) {
           matcher.post(r, step);
@@ -247,6 +276,7 @@ std::vector<OsuCollectiveRow> simulate_osu_collective(const ResolvedScenario& sc
     }
     row.avg_us = sum / static_cast<double>(v.size()) * 1e6;
     row.algorithm = mpi::describe(shared.calls[i]);
+    row.node_flows = shared.node_flows[i];
     rows.push_back(row);
   }
   return rows;

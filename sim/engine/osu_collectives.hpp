@@ -28,13 +28,25 @@ struct OsuCollectiveBench {
   std::int64_t max_bytes = 1 << 20; // OMB's default maximum for collectives (1 MiB)
   // Forces one algorithm for every size instead of the scenario's table.
   std::optional<mpi::CollectiveAlgorithm> algorithm;
+  // How messages become SimGrid flows: one flow per message (RANK), or the
+  // node-level flows of sim/engine/osu_node_flows.hpp where they apply (NODE);
+  // AUTO takes NODE for the alltoall's pairwise and scattered algorithms above
+  // kNodeFlowsAboveNodes nodes, whose message-level runs take hours there
+  // (docs/collectives.md, "Node-level flows").
+  enum class Flows { Auto, Rank, Node };
+  Flows flows = Flows::Auto;
+  static constexpr int kNodeFlowsAboveNodes = 8;
 };
 
 struct OsuCollectiveRow {
   std::int64_t bytes = 0;
   double avg_us = 0, min_us = 0, max_us = 0; // over the ranks
   std::string algorithm;                     // what the table (or --algorithm) chose
+  bool node_flows = false;                   // run with node-level flows
 };
+
+/// Whether the size runs with node-level flows (OsuCollectiveBench::flows).
+bool uses_node_flows(const OsuCollectiveBench& bench, const mpi::CollCall& call);
 
 /// The sizes OSU runs: powers of two from min_bytes (at least 1; 4 for the
 /// float reductions allreduce and reduce, as OMB does) to max_bytes, capped

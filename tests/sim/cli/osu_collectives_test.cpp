@@ -140,5 +140,46 @@ TEST(OsuCollectives, BadLayoutsAndAlgorithmsNameTheirFlag) {
   EXPECT_NE(none.err.find("machine.mpi"), std::string::npos) << none.err;
 }
 
+TEST(OsuCollectives, NodeLevelFlowsFollowTheMessagesOnOneLeaf) {
+  // Node-level flows against a flow per message on one leaf switch, where
+  // docs/collectives.md measured them identical for Bruck and scattered and
+  // within 0.1% for pairwise (8 x 48). Here 2 nodes x 16 ranks: each socket's
+  // 8 messages to the other node's socket travel as 4 flows of 2 messages.
+  // At 32 KiB a message is eager (the preset's first segment, below 43,029 B)
+  // and a 2-message flow of 64 KiB is not: priced as 64 KiB its latency factor
+  // would be 10.7 instead of 1.1, tens of microseconds per step; the flows are
+  // priced as one of their messages (announce_aggregate_flow).
+  for (const char* algorithm : {"pairwise", "scattered", "bruck"}) {
+    const std::vector<std::string> base = {"alltoall",    kMareNostrum4, "--nodes",     "2",
+                                           "--ppn",       "16",          "--min-bytes", "32768",
+                                           "--max-bytes", "65536",       "--algorithm", algorithm};
+    std::vector<std::string> rank = base, node = base;
+    rank.insert(rank.end(), {"--flows", "rank"});
+    node.insert(node.end(), {"--flows", "node"});
+    const Table r = osu(rank), n = osu(node);
+    ASSERT_EQ(r.sizes, n.sizes) << algorithm;
+    for (std::size_t i = 0; i < r.sizes.size(); ++i)
+      EXPECT_NEAR(n.us[i], r.us[i], 0.005 * r.us[i]) << algorithm << " at " << r.sizes[i] << " B";
+    EXPECT_NE(n.text.find("# node-level flows"), std::string::npos) << n.text;
+    EXPECT_EQ(r.text.find("# node-level flows"), std::string::npos) << r.text;
+  }
+}
+
+TEST(OsuCollectives, AutoTakesNodeLevelFlowsAboveEightNodes) {
+  // MPICH's table sends 512 B alltoalls scattered: node-level above 8 nodes, messages up to 8.
+  const auto run = [](const char* nodes) {
+    return osu({"alltoall", kMareNostrum4, "--nodes", nodes, "--ppn", "2", "--min-bytes", "512",
+                "--max-bytes", "512"});
+  };
+  EXPECT_NE(run("9").text.find("# node-level flows (docs/collectives.md, \"Node-level flows\"): 512 B"),
+            std::string::npos)
+      << run("9").text;
+  EXPECT_EQ(run("8").text.find("# node-level flows"), std::string::npos) << run("8").text;
+  TempDir dir;
+  const CliResult bad = run_hplsim({"osu", "alltoall", kMareNostrum4, "--flows", "nodes"}, dir);
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.err.find("--flows"), std::string::npos) << bad.err;
+}
+
 } // namespace
 } // namespace hplsim::sim::testing

@@ -1,0 +1,173 @@
+#include "sim/engine/osu_node_flows.hpp"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+
+#include "sim/engine/engine_setup.hpp"
+
+namespace hplsim::sim {
+
+namespace sg4 = simgrid::s4u;
+
+bool node_flows_apply(const mpi::CollCall& call) {
+  if (call.node_aware) return false;
+  return call.collective == mpi::ALLTOALL &&
+         (call.algorithm == mpi::BRUCK || call.algorithm == mpi::PAIRWISE ||
+          call.algorithm == mpi::SCATTERED);
+}
+
+NodeFlows::NodeFlows(const Platform& platform, int nodes, int ppn)
+    : platform_(platform), nodes_(nodes), ppn_(ppn), state_(static_cast<std::size_t>(nodes)) {
+  for (NodeState& s : state_)
+    s.ready = sg4::Semaphore::create(0);
+}
+
+int NodeFlows::socket_of(int rank) const {
+  // As MachineZone places ranks: the node's ranks split evenly over its sockets.
+  return (rank % ppn_) * platform_.spec().sockets / ppn_;
+}
+
+std::vector<NodeFlows::Flow> NodeFlows::inter_node_flows(const std::vector<Message>& messages) const {
+  std::map<std::tuple<int, int, std::int64_t>, std::vector<const Message*>> groups;
+  for (const Message& m : messages)
+    groups[{socket_of(m.from), socket_of(m.to), m.bytes}].push_back(&m);
+  std::vector<Flow> flows;
+  for (const auto& [key, group] : groups) {
+    const auto n = static_cast<int>(group.size());
+    const int parts = std::min(n, kFlowsPerGroup);
+    for (int part = 0; part < parts; ++part) {
+      // Contiguous runs, the first parts one message longer when n does not divide.
+      const int begin = part * (n / parts) + std::min(part, n % parts);
+      const int end = begin + n / parts + (part < n % parts ? 1 : 0);
+      const Message& first = *group[static_cast<std::size_t>(begin)];
+      Flow f;
+      f.src = platform_.cpu(first.from);
+      f.dst = platform_.cpu(first.to);
+      f.message_bytes = std::get<2>(key);
+      f.messages = end - begin;
+      f.bytes = f.message_bytes * f.messages;
+      flows.push_back(f);
+    }
+  }
+  return flows;
+}
+
+void NodeFlows::start(const std::vector<Flow>& flows, NodeState& a, NodeState* b) {
+  for (const Flow& f : flows) {
+    // An empty message crosses as one byte (a zero-byte host-to-host comm
+    // leaks in SimGrid 3.32: sim/engine/osu_collectives.cpp).
+    const std::int64_t bytes = std::max<std::int64_t>(f.bytes, 1);
+    if (f.messages > 1)
+      announce_aggregate_flow(f.src, f.dst, static_cast<double>(bytes),
+                              static_cast<double>(std::max<std::int64_t>(f.message_bytes, 1)));
+    sg4::CommPtr comm = sg4::Comm::sendto_async(f.src, f.dst, static_cast<std::uint64_t>(bytes));
+    a.comms.push_back(comm);
+    if (b != nullptr) b->comms.push_back(comm);
+  }
+}
+
+void NodeFlows::post(int from_node, int to_node, bool is_send, int owner, std::vector<Flow> flows) {
+  const std::uint64_t key = static_cast<std::uint64_t>(from_node) * static_cast<std::uint64_t>(nodes_) +
+                            static_cast<std::uint64_t>(to_node);
+  Queues& q = pairs_[key];
+  std::deque<Posted>& other = is_send ? q.recvs : q.sends;
+  if (other.empty()) {
+    (is_send ? q.sends : q.recvs).push_back({owner, std::move(flows)});
+    ++state_[static_cast<std::size_t>(owner)].missing;
+    return;
+  }
+  Posted match = std::move(other.front());
+  other.pop_front();
+  if (q.sends.empty() && q.recvs.empty()) pairs_.erase(key);
+  NodeState& me = state_[static_cast<std::size_t>(owner)];
+  NodeState& partner = state_[static_cast<std::size_t>(match.owner)];
+  start(is_send ? flows : match.flows, me, &partner);
+  if (--partner.missing == 0 && partner.waiting) {
+    partner.waiting = false;
+    partner.ready->release();
+  }
+}
+
+void NodeFlows::wait(int node) {
+  NodeState& me = state_[static_cast<std::size_t>(node)];
+  while (me.missing > 0) {
+    me.waiting = true;
+    me.ready->acquire(); // released by the partner that starts the last missing flows
+  }
+  me.waiting = false;
+  // wait_any, not wait: both nodes wait on one host-to-host comm (osu_collectives.cpp, Matcher::wait).
+  std::vector<sg4::CommPtr> left;
+  for (const sg4::CommPtr& c : me.comms)
+    if (!c->test()) left.push_back(c);
+  while (!left.empty())
+    left.erase(left.begin() + static_cast<std::ptrdiff_t>(sg4::Comm::wait_any(left)));
+  me.comms.clear();
+}
+
+void NodeFlows::run(int node, const mpi::CollCall& call, double reduce_bytes_per_s) {
+  const int first = node * ppn_;
+  std::vector<mpi::CollProgram> programs;
+  programs.reserve(static_cast<std::size_t>(ppn_));
+  for (int r = first; r < first + ppn_; ++r)
+    programs.push_back(mpi::collective_program(call, r));
+  const std::size_t steps = programs.front().size();
+  for (const mpi::CollProgram& p : programs)
+    if (p.size() != steps)
+      throw std::logic_error("node-level flows: the ranks of node " + std::to_string(node) +
+                             " have different step counts for " + mpi::describe(call));
+  std::map<int, std::vector<Message>> out;                   // by destination node
+  std::map<int, int> in;                                     // source nodes
+  std::map<std::pair<int, int>, std::vector<Message>> local; // by (sender, receiver socket)
+  for (std::size_t s = 0; s < steps; ++s) {
+    out.clear();
+    in.clear();
+    local.clear();
+    std::int64_t reduce_bytes = 0;
+    for (int i = 0; i < ppn_; ++i) {
+      const int rank = first + i;
+      const mpi::CollStep& step = programs[static_cast<std::size_t>(i)][s];
+      for (const mpi::CollMsg& m : step.sends) {
+        if (node_of(m.peer) == node)
+          local[{rank, socket_of(m.peer)}].push_back({rank, m.peer, m.bytes});
+        else
+          out[node_of(m.peer)].push_back({rank, m.peer, m.bytes});
+      }
+      for (const mpi::CollMsg& m : step.recvs)
+        if (node_of(m.peer) != node) ++in[node_of(m.peer)];
+      reduce_bytes = std::max(reduce_bytes, step.reduce_bytes);
+    }
+    for (auto& [to, messages] : out) {
+      std::sort(messages.begin(), messages.end(), [](const Message& a, const Message& b) {
+        return std::tie(a.from, a.to) < std::tie(b.from, b.to);
+      });
+      post(node, to, true, node, inter_node_flows(messages));
+    }
+    for (const auto& [from, count] : in)
+      post(from, node, false, node, {});
+    // Copies within the node: one flow per sender and receiving socket (its route is the sender's).
+    std::vector<Flow> copies;
+    for (const auto& [key, messages] : local) {
+      std::map<std::int64_t, int> by_bytes;
+      for (const Message& m : messages)
+        ++by_bytes[m.bytes];
+      for (const auto& [bytes, count] : by_bytes) {
+        Flow f;
+        f.src = platform_.cpu(messages.front().from);
+        f.dst = platform_.cpu(messages.front().to);
+        f.message_bytes = bytes;
+        f.messages = count;
+        f.bytes = bytes * count;
+        copies.push_back(f);
+      }
+    }
+    start(copies, state_[static_cast<std::size_t>(node)], nullptr);
+    wait(node);
+    if (reduce_bytes > 0 && reduce_bytes_per_s > 0)
+      sg4::this_actor::sleep_for(static_cast<double>(reduce_bytes) / reduce_bytes_per_s);
+  }
+}
+
+} // namespace hplsim::sim
