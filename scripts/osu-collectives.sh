@@ -3,9 +3,9 @@
 # MPICH 3.2's selection table) at 4, 16 and 32 nodes of 48 ranks: allreduce, allgather,
 # alltoall and bcast, two at a time. Writes each OSU table to OUT/mn4-<collective>-<nodes>n.txt
 # and prints the Markdown summary of docs/collectives.md and the README.
-# At 16 and 32 nodes the alltoall leaves out the sizes MPICH sends scattered (257 B to 32 KiB):
-# 32 messages in flight per rank, 25,000-49,000 at once, take SimGrid hours per size; at 32 nodes
-# the pairwise sizes too (docs/collectives.md, "What a run costs").
+# At 16 and 32 nodes the alltoall's scattered and pairwise sizes run with node-level flows (the
+# default above 8 nodes; docs/collectives.md, "Node-level flows"): a flow per message would take
+# SimGrid hours per size there.
 # Usage: scripts/osu-collectives.sh [OUT (default docs/bench/osu-collectives)] [hplsim binary]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,16 +26,9 @@ for n in 32 16 4; do
   done
 done
 printf '%s\n' "${jobs[@]}" | xargs -P 2 -L 1 bash -c 'run "$0" "$1" > "'"$out"'/mn4-$0-$1n.txt"'
-run alltoall 4 > "$out/mn4-alltoall-4n.txt"
-{
-  run alltoall 16 --max-bytes 256
-  echo "# 512-32768 B (scattered) not simulated at 16 nodes: docs/collectives.md, \"What a run costs\""
-  run alltoall 16 --min-bytes 65536 | grep -v -e '^# OSU' -e '^# simulated' -e '^# Size' -e '^$'
-} > "$out/mn4-alltoall-16n.txt"
-{
-  run alltoall 32 --max-bytes 256
-  echo "# 512-262144 B (scattered, then pairwise) not simulated at 32 nodes: docs/collectives.md, \"What a run costs\""
-} > "$out/mn4-alltoall-32n.txt"
+for n in 4 16 32; do
+  run alltoall "$n" > "$out/mn4-alltoall-${n}n.txt"
+done
 python3 - "$out" <<'PY'
 import sys
 out = sys.argv[1]

@@ -81,9 +81,19 @@ int run_osu_collective(const OsuArgs& args, const ResolvedScenario& sc) {
                   ? (sc.machine.mpi.library().empty() ? "machine.mpi" : sc.machine.mpi.library().c_str())
                   : "--algorithm");
   std::printf("# algorithms: %s\n", algorithm_runs(rows).c_str());
-  std::string node_sizes;
-  for (const OsuCollectiveRow& r : rows)
-    if (r.node_flows) node_sizes += (node_sizes.empty() ? "" : ", ") + std::to_string(r.bytes);
+  std::string node_sizes; // runs of consecutive sizes, "512-262144"
+  for (std::size_t i = 0; i < rows.size();) {
+    if (!rows[i].node_flows) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j + 1 < rows.size() && rows[j + 1].node_flows)
+      ++j;
+    node_sizes += (node_sizes.empty() ? "" : ", ") + std::to_string(rows[i].bytes) +
+                  (j > i ? "-" + std::to_string(rows[j].bytes) : "");
+    i = j + 1;
+  }
   if (!node_sizes.empty())
     std::printf("# node-level flows (docs/collectives.md, \"Node-level flows\"): %s B\n", node_sizes.c_str());
   if (b.collective == mpi::BARRIER) {
