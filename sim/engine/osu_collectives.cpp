@@ -7,6 +7,7 @@
 
 #include <simgrid/s4u.hpp>
 
+#include "sim/engine/comm_waiter.hpp"
 #include "sim/engine/machine.hpp"
 #include "sim/engine/osu_node_flows.hpp"
 #include "sim/support/errors.hpp"
@@ -25,10 +26,7 @@ constexpr std::int64_t kOsuBufferCapBytes = 512LL << 20; // OMB's per-rank buffe
 // cost a SimGrid mailbox for each of the p^2 pairs of an alltoall.
 class Matcher {
 public:
-  explicit Matcher(const Platform& platform, int ranks) : platform_(platform), ranks_(ranks), state_(ranks) {
-    for (RankState& s : state_)
-      s.ready = sg4::Semaphore::create(0);
-  }
+  explicit Matcher(const Platform& platform, int ranks) : platform_(platform), ranks_(ranks), state_(ranks) {}
 
   /// Posts every message of a step of `rank`; comms are filled in as they start.
   void post(int rank, const mpi::CollStep& step) {
@@ -43,22 +41,7 @@ public:
   }
 
   /// Waits until every message of the rank's posted step has started and ended.
-  void wait(int rank) {
-    RankState& me = state_[static_cast<std::size_t>(rank)];
-    while (me.missing > 0) {
-      me.waiting = true;
-      me.ready->acquire(); // released by the partner that starts the last missing message
-    }
-    me.waiting = false;
-    // wait_any, not wait: both ends wait on one host-to-host comm, and with
-    // SimGrid 3.32 Comm::wait then leaks sleep actions it allocates
-    // (ActivityImpl::wait_for; LeakSanitizer); wait_any allocates none.
-    std::vector<sg4::CommPtr> left;
-    for (const sg4::CommPtr& c : me.comms)
-      if (!c->test()) left.push_back(c); // an empty message may be over already
-    while (!left.empty())
-      left.erase(left.begin() + static_cast<std::ptrdiff_t>(sg4::Comm::wait_any(left)));
-  }
+  void wait(int rank) { state_[static_cast<std::size_t>(rank)].wait_all(); }
 
 private:
   struct Pending {
@@ -69,12 +52,7 @@ private:
   struct Queues {
     std::deque<Pending> sends, recvs;
   };
-  struct RankState {
-    sg4::SemaphorePtr ready;
-    std::vector<sg4::CommPtr> comms;
-    int missing = 0;
-    bool waiting = false;
-  };
+  using RankState = CommWaiter;
 
   void offer(int from, int to, std::int64_t bytes, std::size_t slot, bool is_send) {
     const int owner = is_send ? from : to;
@@ -101,10 +79,7 @@ private:
     state_[static_cast<std::size_t>(owner)].comms[slot] = comm;
     RankState& partner = state_[static_cast<std::size_t>(match.owner)];
     partner.comms[match.slot] = comm;
-    if (--partner.missing == 0 && partner.waiting) {
-      partner.waiting = false;
-      partner.ready->release();
-    }
+    partner.one_started();
   }
 
   const Platform& platform_;

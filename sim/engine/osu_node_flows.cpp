@@ -20,10 +20,7 @@ bool node_flows_apply(const mpi::CollCall& call) {
 }
 
 NodeFlows::NodeFlows(const Platform& platform, int nodes, int ppn)
-    : platform_(platform), nodes_(nodes), ppn_(ppn), state_(static_cast<std::size_t>(nodes)) {
-  for (NodeState& s : state_)
-    s.ready = sg4::Semaphore::create(0);
-}
+    : platform_(platform), nodes_(nodes), ppn_(ppn), state_(static_cast<std::size_t>(nodes)) {}
 
 int NodeFlows::socket_of(int rank) const {
   // As MachineZone places ranks: the node's ranks split evenly over its sockets.
@@ -85,26 +82,7 @@ void NodeFlows::post(int from_node, int to_node, bool is_send, int owner, std::v
   NodeState& me = state_[static_cast<std::size_t>(owner)];
   NodeState& partner = state_[static_cast<std::size_t>(match.owner)];
   start(is_send ? flows : match.flows, me, &partner);
-  if (--partner.missing == 0 && partner.waiting) {
-    partner.waiting = false;
-    partner.ready->release();
-  }
-}
-
-void NodeFlows::wait(int node) {
-  NodeState& me = state_[static_cast<std::size_t>(node)];
-  while (me.missing > 0) {
-    me.waiting = true;
-    me.ready->acquire(); // released by the partner that starts the last missing flows
-  }
-  me.waiting = false;
-  // wait_any, not wait: both nodes wait on one host-to-host comm (osu_collectives.cpp, Matcher::wait).
-  std::vector<sg4::CommPtr> left;
-  for (const sg4::CommPtr& c : me.comms)
-    if (!c->test()) left.push_back(c);
-  while (!left.empty())
-    left.erase(left.begin() + static_cast<std::ptrdiff_t>(sg4::Comm::wait_any(left)));
-  me.comms.clear();
+  partner.one_started();
 }
 
 void NodeFlows::run(int node, const mpi::CollCall& call, double reduce_bytes_per_s) {
@@ -164,7 +142,7 @@ void NodeFlows::run(int node, const mpi::CollCall& call, double reduce_bytes_per
       }
     }
     start(copies, state_[static_cast<std::size_t>(node)], nullptr);
-    wait(node);
+    state_[static_cast<std::size_t>(node)].wait_all();
     if (reduce_bytes > 0 && reduce_bytes_per_s > 0)
       sg4::this_actor::sleep_for(static_cast<double>(reduce_bytes) / reduce_bytes_per_s);
   }

@@ -13,6 +13,7 @@
 
 #include <simgrid/s4u.hpp>
 
+#include "sim/engine/comm_waiter.hpp"
 #include "sim/engine/platform.hpp"
 #include "traces/mpi_collectives.hpp"
 
@@ -47,12 +48,7 @@ private:
     std::int64_t bytes = 0, message_bytes = 0;
     int messages = 0;
   };
-  struct NodeState {
-    simgrid::s4u::SemaphorePtr ready;
-    std::vector<simgrid::s4u::CommPtr> comms;
-    int missing = 0;
-    bool waiting = false;
-  };
+  using NodeState = CommWaiter;
   struct Posted {
     int owner = 0;           // the node that waits for it
     std::vector<Flow> flows; // a send's flows (a receive has none)
@@ -73,7 +69,6 @@ private:
   std::vector<Flow> inter_node_flows(const std::vector<Message>& messages) const;
   void post(int from_node, int to_node, bool is_send, int owner, std::vector<Flow> flows);
   void start(const std::vector<Flow>& flows, NodeState& a, NodeState* b);
-  void wait(int node);
 
   const Platform& platform_;
   int nodes_, ppn_;
