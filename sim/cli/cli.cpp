@@ -132,7 +132,7 @@ std::string version_text() {
   return std::string("hplsim ") + HPLSIM_VERSION + "\nbuilt with SimGrid " + HPLSIM_SIMGRID_VERSION +
          "\nbuilt with Protobuf " + HPLSIM_PROTOBUF_VERSION + "\nallocator " +
          // jemalloc exports mallctl; glibc's malloc does not (sim/CMakeLists.txt, HPLSIM_JEMALLOC).
-         (dlsym(RTLD_DEFAULT, "mallctl") != nullptr ? "jemalloc" : "glibc malloc");
+         (dlsym(RTLD_DEFAULT, "mallctl") != nullptr ? "jemalloc" : "system malloc");
 }
 
 void add_scenario_flags(CLI::App* cmd, ScenarioOverrides& ov) {

@@ -3,6 +3,7 @@
 #include "sim/engine/asan_fibers.hpp"
 #include "sim/engine/platform.hpp"
 
+#include <functional>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -31,6 +32,10 @@ void allow_flow_rate_caps(double device_message_rate_bytes_per_s) {
     sg4::Engine::get_instance()->set_config("network/TCP-gamma:1e30");
 }
 
+namespace {
+void reset_aggregate_flows();
+} // namespace
+
 std::unique_ptr<sg4::Engine> create_engine() {
   xbt_log_control_set("root.thresh:critical");
   char arg0[] = "hplsim";
@@ -50,6 +55,7 @@ std::unique_ptr<sg4::Engine> create_engine() {
 #endif
   int argc = static_cast<int>(std::size(argv)) - 1;
   auto engine = std::make_unique<sg4::Engine>(&argc, argv);
+  reset_aggregate_flows();
   // CM02: plain max-min sharing with no built-in TCP factors; hplsim's protocol
   // model (models/protocol_model.hpp) supplies the per-size corrections.
   engine->set_config("network/model:CM02");
@@ -64,45 +70,63 @@ std::unique_ptr<sg4::Engine> create_engine() {
 }
 
 namespace {
-// Node-level flows announced and not started yet: (src, dst, flow bytes) ->
-// (message bytes, how many such flows are announced). Each start consumes one
-// (the latency callback, which SimGrid calls after the bandwidth one:
-// NetworkCm02Model::comm_action_set_bounds).
+// Node-level flows announced and not started yet, by (src, dst, flow bytes).
+// Each start consumes one: the latency callback, which SimGrid 3.32 calls
+// after the bandwidth one for every comm it starts
+// (NetworkCm02Model::comm_action_set_bounds).
 struct AggregateKey {
   const sg4::Host* src;
   const sg4::Host* dst;
-  double bytes;
+  double flow_bytes;
   bool operator<(const AggregateKey& o) const {
-    return std::tie(src, dst, bytes) < std::tie(o.src, o.dst, o.bytes);
+    const std::less<const sg4::Host*> before;
+    if (src != o.src) return before(src, o.src);
+    if (dst != o.dst) return before(dst, o.dst);
+    return flow_bytes < o.flow_bytes;
   }
 };
-std::map<AggregateKey, std::pair<double, int>>& aggregates() {
-  static std::map<AggregateKey, std::pair<double, int>> flows;
-  return flows;
-}
+struct Announced {
+  double message_bytes = 0.0;
+  int pending = 0; // announced, not started yet
+};
+// One engine per process (create_engine): the registry and the flag are the engine's.
+std::map<AggregateKey, Announced> announced_flows;
 bool protocol_installed = false;
 
-// The size the protocol prices a transfer of `size` at; `consume`: the transfer starts now.
-double message_size(double size, const sg4::Host* src, const sg4::Host* dst, bool consume) {
-  auto& flows = aggregates();
-  if (flows.empty()) return size;
-  const auto it = flows.find({src, dst, size});
-  if (it == flows.end()) return size;
-  const double message = it->second.first;
-  if (consume && --it->second.second == 0) flows.erase(it);
-  return message;
+// The bytes the protocol prices a transfer of `flow_bytes` at; `starting`: it starts now.
+double priced_bytes(double flow_bytes, const sg4::Host* src, const sg4::Host* dst, bool starting) {
+  if (announced_flows.empty()) return flow_bytes;
+  const auto it = announced_flows.find({src, dst, flow_bytes});
+  if (it == announced_flows.end()) return flow_bytes;
+  const double message_bytes = it->second.message_bytes;
+  if (starting && --it->second.pending == 0) announced_flows.erase(it);
+  return message_bytes;
 }
 } // namespace
 
 void announce_aggregate_flow(const sg4::Host* src, const sg4::Host* dst, double flow_bytes,
                              double message_bytes) {
   if (!protocol_installed) return;
-  auto [it, fresh] = aggregates().try_emplace({src, dst, flow_bytes}, message_bytes, 0);
-  if (!fresh && it->second.first != message_bytes)
+  auto [it, fresh] = announced_flows.try_emplace({src, dst, flow_bytes}, Announced{message_bytes, 0});
+  if (!fresh && it->second.message_bytes != message_bytes)
     throw std::logic_error("node-level flow of " + std::to_string(flow_bytes) +
                            " bytes announced as messages of " + std::to_string(message_bytes) + " and of " +
-                           std::to_string(it->second.first) + " bytes at once");
-  ++it->second.second;
+                           std::to_string(it->second.message_bytes) + " bytes at once");
+  ++it->second.pending;
+}
+
+namespace {
+void reset_aggregate_flows() {
+  announced_flows.clear();
+  protocol_installed = false;
+}
+} // namespace
+
+std::size_t aggregate_flows_not_started() {
+  std::size_t n = 0;
+  for (const auto& [key, a] : announced_flows)
+    n += static_cast<std::size_t>(a.pending);
+  return n;
 }
 
 void install_protocol(const models::ProtocolModel& protocol, const Platform* platform) {
@@ -119,10 +143,10 @@ void install_protocol(const models::ProtocolModel& protocol, const Platform* pla
     const auto ia = node_of->find(a), ib = node_of->find(b);
     return ia != node_of->end() && ib != node_of->end() && ia->second == ib->second;
   };
-  model->set_lat_factor_cb([pm, same_node](double flow_size, const sg4::Host* src, const sg4::Host* dst,
+  model->set_lat_factor_cb([pm, same_node](double flow_bytes, const sg4::Host* src, const sg4::Host* dst,
                                            const std::vector<sg4::Link*>& links,
                                            const std::unordered_set<sg4::NetZone*>&) {
-    const double size = message_size(flow_size, src, dst, true);
+    const double size = priced_bytes(flow_bytes, src, dst, true);
     if (same_node(src, dst)) return 1.0;
     double path_latency_s = 0.0;
     for (const auto* l : links)
@@ -133,10 +157,10 @@ void install_protocol(const models::ProtocolModel& protocol, const Platform* pla
     if (path_latency_s <= 0.0) return pm->latency_factor(size);
     return pm->message_latency_s(path_latency_s, size) / path_latency_s;
   });
-  model->set_bw_factor_cb([pm, same_node](double flow_size, const sg4::Host* src, const sg4::Host* dst,
+  model->set_bw_factor_cb([pm, same_node](double flow_bytes, const sg4::Host* src, const sg4::Host* dst,
                                           const std::vector<sg4::Link*>&,
                                           const std::unordered_set<sg4::NetZone*>&) {
-    return same_node(src, dst) ? 1.0 : pm->bandwidth_factor(message_size(flow_size, src, dst, false));
+    return same_node(src, dst) ? 1.0 : pm->bandwidth_factor(priced_bytes(flow_bytes, src, dst, false));
   });
 }
 

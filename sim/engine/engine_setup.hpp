@@ -1,6 +1,7 @@
 #pragma once
 // The SimGrid engine as hplsim configures it: one per process (SimGrid allows
 // no second), created before the platform is built.
+#include <cstddef>
 #include <memory>
 
 #include <simgrid/s4u.hpp>
@@ -27,16 +28,23 @@ void allow_flow_rate_caps(double device_message_rate_bytes_per_s);
 /// false they keep their links' own latency and bandwidth.
 void install_protocol(const models::ProtocolModel& protocol, const Platform* platform = nullptr);
 
-/// Announces that the next transfer of `flow_bytes` from `src` to `dst` to
+/// Announces that a transfer of `flow_bytes` from `src` to `dst` about to
 /// start stands for several concurrent messages of `message_bytes` each (a
 /// node-level flow: sim/engine/osu_node_flows.hpp): the protocol model
 /// installed by install_protocol prices it as one of them (its latency,
 /// eager or rendezvous, its bandwidth factor) instead of as one message of
-/// `flow_bytes`. Call before starting the transfer, once per transfer. With
-/// no protocol installed it does nothing. Throws std::logic_error when the
-/// same flow is announced with another message size while the first is
-/// still to start.
+/// `flow_bytes`. The contract: start the transfer right after announcing it,
+/// from the same actor, with at least 1 byte (SimGrid never starts an empty
+/// host-to-host comm); another transfer with the same (src, dst, bytes) that
+/// starts in between is priced as the announced messages, which is harmless
+/// only when it is one of them. It relies on SimGrid 3.32 calling the
+/// latency-factor callback once per started comm. With no protocol installed
+/// it does nothing. Throws std::logic_error when the same flow is announced
+/// with another message size while the first is still to start.
 void announce_aggregate_flow(const simgrid::s4u::Host* src, const simgrid::s4u::Host* dst, double flow_bytes,
                              double message_bytes);
+/// Announced flows not started yet (0 once the simulation has run: a
+/// non-zero count is an announcement whose transfer never started).
+std::size_t aggregate_flows_not_started();
 
 } // namespace hplsim::sim

@@ -89,8 +89,7 @@ void MachineZone::create_links(int ranks) {
 }
 
 int MachineZone::socket_of(int rank) const {
-  const int local = rank % spec_.ranks_per_node;
-  return local * spec_.sockets / spec_.ranks_per_node;
+  return spec_.socket_of(rank);
 }
 
 int MachineZone::nic_for(int rank, int peer) const {

@@ -8,6 +8,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "sim/engine/comm_waiter.hpp"
+#include "sim/engine/engine_setup.hpp"
 #include "sim/engine/machine.hpp"
 #include "sim/engine/osu_node_flows.hpp"
 #include "sim/support/errors.hpp"
@@ -164,8 +165,10 @@ void check_osu_collective(const ResolvedScenario& sc, const OsuCollectiveBench& 
                      std::to_string(std::min<std::int64_t>(
                          b.max_bytes, kOsuBufferCapBytes / (std::int64_t{b.nodes} * b.ppn))) +
                      " B: --max-bytes, or 512 MiB over the ranks for a rank's buffer)");
+  bool node_flows_fit = false;
   for (std::int64_t s : sizes) {
     const mpi::CollCall call = call_for(sc, b, s);
+    node_flows_fit = node_flows_fit || node_flows_apply(call);
     // A node-aware call's stages are selected as its program is built: member 0 runs every stage.
     if (call.node_aware) try {
         (void)mpi::collective_program(call, 0);
@@ -173,6 +176,10 @@ void check_osu_collective(const ResolvedScenario& sc, const OsuCollectiveBench& 
         throw InputError(std::string("machine.mpi: ") + e.what());
       }
   }
+  if (b.flows == OsuCollectiveBench::Flows::Node && !node_flows_fit)
+    throw InputError("--flows node: node-level flows run the alltoall's Bruck, pairwise and scattered "
+                     "algorithms only, and no size of osu " +
+                     mpi::collective_name(b.collective) + " here runs one of them");
 }
 
 std::vector<OsuCollectiveRow> simulate_osu_collective(const ResolvedScenario& sc,
@@ -236,6 +243,9 @@ std::vector<OsuCollectiveRow> simulate_osu_collective(const ResolvedScenario& sc
     });
   }
   m.engine->run();
+  if (aggregate_flows_not_started() != 0)
+    throw std::logic_error("node-level flows: " + std::to_string(aggregate_flows_not_started()) +
+                           " announced flows never started");
 
   std::vector<OsuCollectiveRow> rows;
   for (std::size_t i = 0; i < shared.sizes.size(); ++i) {

@@ -22,11 +22,6 @@ bool node_flows_apply(const mpi::CollCall& call) {
 NodeFlows::NodeFlows(const Platform& platform, int nodes, int ppn)
     : platform_(platform), nodes_(nodes), ppn_(ppn), state_(static_cast<std::size_t>(nodes)) {}
 
-int NodeFlows::socket_of(int rank) const {
-  // As MachineZone places ranks: the node's ranks split evenly over its sockets.
-  return (rank % ppn_) * platform_.spec().sockets / ppn_;
-}
-
 std::vector<NodeFlows::Flow> NodeFlows::inter_node_flows(const std::vector<Message>& messages) const {
   std::map<std::tuple<int, int, std::int64_t>, std::vector<const Message*>> groups;
   for (const Message& m : messages)
@@ -66,22 +61,32 @@ void NodeFlows::start(const std::vector<Flow>& flows, NodeState& a, NodeState* b
   }
 }
 
-void NodeFlows::post(int from_node, int to_node, bool is_send, int owner, std::vector<Flow> flows) {
+void NodeFlows::post(int from_node, int to_node, bool is_send, Posted posted) {
   const std::uint64_t key = static_cast<std::uint64_t>(from_node) * static_cast<std::uint64_t>(nodes_) +
                             static_cast<std::uint64_t>(to_node);
   Queues& q = pairs_[key];
   std::deque<Posted>& other = is_send ? q.recvs : q.sends;
+  const int owner = posted.owner;
   if (other.empty()) {
-    (is_send ? q.sends : q.recvs).push_back({owner, std::move(flows)});
+    (is_send ? q.sends : q.recvs).push_back(std::move(posted));
     ++state_[static_cast<std::size_t>(owner)].missing;
     return;
   }
   Posted match = std::move(other.front());
   other.pop_front();
   if (q.sends.empty() && q.recvs.empty()) pairs_.erase(key);
+  // The two sides of a step must agree, as MPI's matching would check each message.
+  const Posted& send = is_send ? posted : match;
+  const Posted& recv = is_send ? match : posted;
+  if (send.messages != recv.messages || send.bytes != recv.bytes)
+    throw std::logic_error("node-level flows: node " + std::to_string(from_node) + " sends node " +
+                           std::to_string(to_node) + " " + std::to_string(send.messages) + " messages of " +
+                           std::to_string(send.bytes) + " bytes in all, which expects " +
+                           std::to_string(recv.messages) + " of " + std::to_string(recv.bytes) +
+                           " (steps out of line)");
   NodeState& me = state_[static_cast<std::size_t>(owner)];
   NodeState& partner = state_[static_cast<std::size_t>(match.owner)];
-  start(is_send ? flows : match.flows, me, &partner);
+  start(send.flows, me, &partner);
   partner.one_started();
 }
 
@@ -97,7 +102,7 @@ void NodeFlows::run(int node, const mpi::CollCall& call, double reduce_bytes_per
       throw std::logic_error("node-level flows: the ranks of node " + std::to_string(node) +
                              " have different step counts for " + mpi::describe(call));
   std::map<int, std::vector<Message>> out;                   // by destination node
-  std::map<int, int> in;                                     // source nodes
+  std::map<int, std::pair<int, std::int64_t>> in;            // by source node: messages, bytes
   std::map<std::pair<int, int>, std::vector<Message>> local; // by (sender, receiver socket)
   for (std::size_t s = 0; s < steps; ++s) {
     out.clear();
@@ -114,17 +119,24 @@ void NodeFlows::run(int node, const mpi::CollCall& call, double reduce_bytes_per
           out[node_of(m.peer)].push_back({rank, m.peer, m.bytes});
       }
       for (const mpi::CollMsg& m : step.recvs)
-        if (node_of(m.peer) != node) ++in[node_of(m.peer)];
+        if (node_of(m.peer) != node) {
+          auto& [messages, bytes] = in[node_of(m.peer)];
+          ++messages;
+          bytes += m.bytes;
+        }
       reduce_bytes = std::max(reduce_bytes, step.reduce_bytes);
     }
     for (auto& [to, messages] : out) {
       std::sort(messages.begin(), messages.end(), [](const Message& a, const Message& b) {
         return std::tie(a.from, a.to) < std::tie(b.from, b.to);
       });
-      post(node, to, true, node, inter_node_flows(messages));
+      Posted send{node, inter_node_flows(messages), static_cast<int>(messages.size()), 0};
+      for (const Message& m : messages)
+        send.bytes += m.bytes;
+      post(node, to, true, std::move(send));
     }
-    for (const auto& [from, count] : in)
-      post(from, node, false, node, {});
+    for (const auto& [from, expected] : in)
+      post(from, node, false, Posted{node, {}, expected.first, expected.second});
     // Copies within the node: one flow per sender and receiving socket (its route is the sender's).
     std::vector<Flow> copies;
     for (const auto& [key, messages] : local) {

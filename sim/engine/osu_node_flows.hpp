@@ -52,6 +52,8 @@ private:
   struct Posted {
     int owner = 0;           // the node that waits for it
     std::vector<Flow> flows; // a send's flows (a receive has none)
+    int messages = 0;        // what the flows carry (a receive: what it expects)
+    std::int64_t bytes = 0;
   };
   struct Queues {
     std::deque<Posted> sends, recvs;
@@ -61,13 +63,13 @@ private:
     std::int64_t bytes = 0;
   };
 
-  int node_of(int rank) const { return rank / ppn_; }
-  int socket_of(int rank) const;
+  int node_of(int rank) const { return platform_.node_of(rank); }
+  int socket_of(int rank) const { return platform_.spec().socket_of(rank); }
   /// The flows of a run of one node's messages to one node: grouped by
   /// (sender socket, receiver socket, bytes), each group in at most
   /// kFlowsPerGroup flows. `messages` is sorted by (from, to).
   std::vector<Flow> inter_node_flows(const std::vector<Message>& messages) const;
-  void post(int from_node, int to_node, bool is_send, int owner, std::vector<Flow> flows);
+  void post(int from_node, int to_node, bool is_send, Posted posted);
   void start(const std::vector<Flow>& flows, NodeState& a, NodeState* b);
 
   const Platform& platform_;

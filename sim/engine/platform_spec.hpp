@@ -44,6 +44,9 @@ struct PlatformSpec {
   // their speed is multiplied by rate_factor; later ones get a second power
   // state that Platform::degrade switches to.
   std::vector<DegradationEvent> degradations;
+
+  /// The socket of a rank: a node's ranks split evenly over its sockets, in order.
+  int socket_of(int rank) const { return (rank % ranks_per_node) * sockets / ranks_per_node; }
 };
 
 } // namespace hplsim::sim

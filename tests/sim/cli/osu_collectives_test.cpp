@@ -143,12 +143,15 @@ TEST(OsuCollectives, BadLayoutsAndAlgorithmsNameTheirFlag) {
 TEST(OsuCollectives, NodeLevelFlowsFollowTheMessagesOnOneLeaf) {
   // Node-level flows against a flow per message on one leaf switch, where
   // docs/collectives.md measured them identical for Bruck and scattered and
-  // within 0.1% for pairwise (8 x 48). Here 2 nodes x 16 ranks: each socket's
-  // 8 messages to the other node's socket travel as 4 flows of 2 messages.
-  // At 32 KiB a message is eager (the preset's first segment, below 43,029 B)
-  // and a 2-message flow of 64 KiB is not: priced as 64 KiB its latency factor
-  // would be 10.7 instead of 1.1, tens of microseconds per step; the flows are
-  // priced as one of their messages (announce_aggregate_flow).
+  // within 0.1% for pairwise (8 x 48). Here 2 nodes x 16 ranks (the preset's
+  // nodes have one socket): pairwise sends a node's 16 messages of a step to
+  // the other node as 4 flows of 4 messages, scattered its 256 messages of a
+  // batch as 4 flows of 64. At 32 KiB a message is eager (the preset's first
+  // segment, below 43,029 B) and such a flow is not: priced at the flow's
+  // size its latency factor would be 10.66 instead of 1.10, about +9.6 us on
+  // a ~1 us path for every step that crosses nodes, over 1% of these
+  // 680-1,730 us rows. The flows are priced as one of their messages
+  // (announce_aggregate_flow), so 0.5% separates the two.
   for (const char* algorithm : {"pairwise", "scattered", "bruck"}) {
     const std::vector<std::string> base = {"alltoall",    kMareNostrum4, "--nodes",     "2",
                                            "--ppn",       "16",          "--min-bytes", "32768",
@@ -163,6 +166,16 @@ TEST(OsuCollectives, NodeLevelFlowsFollowTheMessagesOnOneLeaf) {
     EXPECT_NE(n.text.find("# node-level flows"), std::string::npos) << n.text;
     EXPECT_EQ(r.text.find("# node-level flows"), std::string::npos) << r.text;
   }
+  // Every rank of a node takes the node's time (--full: min and max over the ranks).
+  const Table full = osu({"alltoall", kMareNostrum4, "--nodes", "2", "--ppn", "16", "--min-bytes", "65536",
+                          "--max-bytes", "65536", "--flows", "node", "--full"});
+  const std::string row = full.text.substr(full.text.rfind("65536"));
+  std::istringstream in(row);
+  long long size = 0;
+  double avg = 0, min = 0, max = 0;
+  ASSERT_TRUE(in >> size >> avg >> min >> max) << full.text;
+  EXPECT_DOUBLE_EQ(min, max) << full.text; // both nodes end together: the alltoall is symmetric
+  EXPECT_DOUBLE_EQ(avg, max) << full.text;
 }
 
 TEST(OsuCollectives, AutoTakesNodeLevelFlowsAboveEightNodes) {
@@ -179,6 +192,11 @@ TEST(OsuCollectives, AutoTakesNodeLevelFlowsAboveEightNodes) {
   const CliResult bad = run_hplsim({"osu", "alltoall", kMareNostrum4, "--flows", "nodes"}, dir);
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_NE(bad.err.find("--flows"), std::string::npos) << bad.err;
+  // Node-level flows run the alltoall only: asked for another collective, the run is refused.
+  const CliResult other =
+      run_hplsim({"osu", "allreduce", kMareNostrum4, "--nodes", "2", "--ppn", "2", "--flows", "node"}, dir);
+  EXPECT_NE(other.exit_code, 0);
+  EXPECT_NE(other.err.find("--flows node"), std::string::npos) << other.err;
 }
 
 } // namespace
