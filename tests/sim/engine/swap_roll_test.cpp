@@ -225,5 +225,44 @@ TEST(SwapRoll, OneNoisyMemberHoldsTheRingBack) {
   EXPECT_LE(done, 3 * (1e-6 + 5e-6) + 1e-15);
 }
 
+// Every member pair on one fabric link of 1e9 B/s, 1 us of latency: a roll's
+// time grows with its bytes and its waves share the link.
+class OneFabricLink final : public ExchangeNetwork {
+public:
+  OneFabricLink() {
+    route_.path_s = 1e-6;
+    route_.links = {{&route_, 1e9}};
+    route_.node_link = {0};
+    route_.link_id = {0};
+  }
+  const Route& route(int, int) override { return route_; }
+  double latency_s(double path_s, std::int64_t, bool) const override { return path_s; }
+  double bandwidth_factor(std::int64_t, bool) const override { return 1.0; }
+
+private:
+  Route route_;
+};
+
+TEST(SwapRoll, APricerReusesALayoutsMatchingForOtherWidthsAndLayouts) {
+  // One pricer takes layouts and widths in turn (its matching kept per
+  // layout and scaled by the width); each roll must come out as a fresh
+  // pricer prices it alone, to the bit. The rolls are apart in time, so none
+  // slows another.
+  const traces::SwapLayout a = traces::make_swap_layout(kRowBegin, kN, kNb, kNb, 6, 1);
+  const traces::SwapLayout b = traces::make_swap_layout(kRowBegin + kNb, kN, kNb, kNb, 6, 2);
+  OneFabricLink net;
+  SwapRollPricer shared;
+  double now_s = 0.0;
+  for (const auto& [layout, ncols] : std::vector<std::pair<const traces::SwapLayout*, std::int64_t>>{
+           {&a, 512}, {&b, 512}, {&a, 2048}, {&b, 96}, {&a, 512}}) {
+    const std::vector<double> arrival(6, now_s);
+    const std::vector<double> reused = *shared.price(*layout, ncols, arrival, net, now_s);
+    SwapRollPricer fresh;
+    EXPECT_EQ(reused, *fresh.price(*layout, ncols, arrival, net, now_s)) << ncols << " columns";
+    EXPECT_GT(latest(reused), now_s + 1e-6);
+    now_s = latest(reused) + 1.0;
+  }
+}
+
 } // namespace
 } // namespace hplsim::sim
