@@ -306,7 +306,8 @@ std::vector<double> PivotExchanges::replay(const traces::Exchange& x, std::vecto
   const auto column = std::make_tuple(x.base(), x.stride(), patterns_key_);
   auto it = std::find_if(priced_.begin(), priced_.end(), [&](const auto& p) { return p.first == column; });
   if (it == priced_.end()) {
-    // A window's columns take turns at the panels: keep as many as it has owners.
+    // One entry per panel (its owner column and diagonal row), reused by the panel's jb exchanges;
+    // look-ahead keeps two panels in flight, so a few entries would do: 16 bound the memory.
     constexpr std::size_t kKept = 16;
     if (priced_.size() >= kKept) priced_.erase(priced_.begin());
     Network network(*this, x.base(), x.stride());

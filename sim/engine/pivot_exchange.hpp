@@ -44,7 +44,9 @@ std::vector<double> pivot_exchange_completion_s(const std::vector<traces::Patter
                                                 const std::vector<double>* start_s = nullptr);
 
 /// An exchange's patterns with every message's route and protocol terms
-/// looked up once: a panel's jb exchanges share them.
+/// looked up once: a panel's jb exchanges share them. The route pointers
+/// point into the ExchangeNetwork's routes and are valid as long as those
+/// are (PivotExchanges keeps its routes for its whole life).
 struct PricedPatterns {
   struct Direction {
     const ExchangeNetwork::Route* route = nullptr;
