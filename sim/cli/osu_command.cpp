@@ -46,19 +46,37 @@ std::string title_case(std::string s) {
   return s;
 }
 
-// The algorithm of each size, as runs of sizes ("recursive_doubling 4-2048 B, ...").
-std::string algorithm_runs(const std::vector<OsuCollectiveRow>& rows) {
+// Runs of consecutive rows with the same label, each as `format(label, "4-2048")`,
+// joined by ", "; rows whose label is empty belong to no run.
+template <class Label, class Format>
+std::string size_runs(const std::vector<OsuCollectiveRow>& rows, Label label, Format format) {
   std::string out;
   for (std::size_t i = 0; i < rows.size();) {
+    const std::string l = label(rows[i]);
     std::size_t j = i;
-    while (j + 1 < rows.size() && rows[j + 1].algorithm == rows[i].algorithm)
+    while (j + 1 < rows.size() && label(rows[j + 1]) == l)
       ++j;
-    if (!out.empty()) out += ", ";
-    out += rows[i].algorithm + " " + std::to_string(rows[i].bytes) +
-           (j > i ? "-" + std::to_string(rows[j].bytes) : "") + " B";
+    if (!l.empty()) {
+      if (!out.empty()) out += ", ";
+      out += format(l, std::to_string(rows[i].bytes) + (j > i ? "-" + std::to_string(rows[j].bytes) : ""));
+    }
     i = j + 1;
   }
   return out;
+}
+
+// The algorithm of each size ("recursive_doubling 4-2048 B, ...").
+std::string algorithm_runs(const std::vector<OsuCollectiveRow>& rows) {
+  return size_runs(
+      rows, [](const OsuCollectiveRow& r) { return r.algorithm; },
+      [](const std::string& algorithm, const std::string& sizes) { return algorithm + " " + sizes + " B"; });
+}
+
+// The sizes run with node-level flows ("512-262144").
+std::string node_flow_runs(const std::vector<OsuCollectiveRow>& rows) {
+  return size_runs(
+      rows, [](const OsuCollectiveRow& r) { return std::string(r.node_flows ? "node" : ""); },
+      [](const std::string&, const std::string& sizes) { return sizes; });
 }
 
 int run_osu_collective(const OsuArgs& args, const ResolvedScenario& sc) {
@@ -81,19 +99,7 @@ int run_osu_collective(const OsuArgs& args, const ResolvedScenario& sc) {
                   ? (sc.machine.mpi.library().empty() ? "machine.mpi" : sc.machine.mpi.library().c_str())
                   : "--algorithm");
   std::printf("# algorithms: %s\n", algorithm_runs(rows).c_str());
-  std::string node_sizes; // runs of consecutive sizes, "512-262144"
-  for (std::size_t i = 0; i < rows.size();) {
-    if (!rows[i].node_flows) {
-      ++i;
-      continue;
-    }
-    std::size_t j = i;
-    while (j + 1 < rows.size() && rows[j + 1].node_flows)
-      ++j;
-    node_sizes += (node_sizes.empty() ? "" : ", ") + std::to_string(rows[i].bytes) +
-                  (j > i ? "-" + std::to_string(rows[j].bytes) : "");
-    i = j + 1;
-  }
+  const std::string node_sizes = node_flow_runs(rows);
   if (!node_sizes.empty())
     std::printf("# node-level flows (docs/collectives.md, \"Node-level flows\"): %s B\n", node_sizes.c_str());
   if (b.collective == mpi::BARRIER) {

@@ -101,9 +101,10 @@ void NodeFlows::run(int node, const mpi::CollCall& call, double reduce_bytes_per
     if (p.size() != steps)
       throw std::logic_error("node-level flows: the ranks of node " + std::to_string(node) +
                              " have different step counts for " + mpi::describe(call));
-  std::map<int, std::vector<Message>> out;                   // by destination node
-  std::map<int, std::pair<int, std::int64_t>> in;            // by source node: messages, bytes
-  std::map<std::pair<int, int>, std::vector<Message>> local; // by (sender, receiver socket)
+  std::map<int, std::vector<Message>> out;        // by destination node
+  std::map<int, std::pair<int, std::int64_t>> in; // by source node: messages, bytes
+  // Copies within the node: one flow per sender, receiving socket and size (a copy's route is the sender's).
+  std::map<std::tuple<int, int, std::int64_t>, Flow> local;
   for (std::size_t s = 0; s < steps; ++s) {
     out.clear();
     in.clear();
@@ -113,9 +114,15 @@ void NodeFlows::run(int node, const mpi::CollCall& call, double reduce_bytes_per
       const int rank = first + i;
       const mpi::CollStep& step = programs[static_cast<std::size_t>(i)][s];
       for (const mpi::CollMsg& m : step.sends) {
-        if (node_of(m.peer) == node)
-          local[{rank, socket_of(m.peer)}].push_back({rank, m.peer, m.bytes});
-        else
+        if (node_of(m.peer) == node) {
+          Flow& f = local[{rank, socket_of(m.peer), m.bytes}];
+          if (f.messages++ == 0) {
+            f.src = platform_.cpu(rank);
+            f.dst = platform_.cpu(m.peer);
+            f.message_bytes = m.bytes;
+          }
+          f.bytes += m.bytes;
+        } else
           out[node_of(m.peer)].push_back({rank, m.peer, m.bytes});
       }
       for (const mpi::CollMsg& m : step.recvs)
@@ -137,22 +144,10 @@ void NodeFlows::run(int node, const mpi::CollCall& call, double reduce_bytes_per
     }
     for (const auto& [from, expected] : in)
       post(from, node, false, Posted{node, {}, expected.first, expected.second});
-    // Copies within the node: one flow per sender and receiving socket (its route is the sender's).
     std::vector<Flow> copies;
-    for (const auto& [key, messages] : local) {
-      std::map<std::int64_t, int> by_bytes;
-      for (const Message& m : messages)
-        ++by_bytes[m.bytes];
-      for (const auto& [bytes, count] : by_bytes) {
-        Flow f;
-        f.src = platform_.cpu(messages.front().from);
-        f.dst = platform_.cpu(messages.front().to);
-        f.message_bytes = bytes;
-        f.messages = count;
-        f.bytes = bytes * count;
-        copies.push_back(f);
-      }
-    }
+    copies.reserve(local.size());
+    for (const auto& [key, f] : local)
+      copies.push_back(f);
     start(copies, state_[static_cast<std::size_t>(node)], nullptr);
     state_[static_cast<std::size_t>(node)].wait_all();
     if (reduce_bytes > 0 && reduce_bytes_per_s > 0)
