@@ -42,7 +42,37 @@ void FaultsRuntime::step_done(std::int64_t step) {
 void FaultsRuntime::delivered(int from, int to, std::int64_t seq) {
   const std::unique_lock<sg4::Mutex> lock(*mutex_);
   landed_[{from, to, seq}] = sg4::Engine::get_clock();
+  if (const auto it = outstanding_.find({from, to}); it != outstanding_.end()) {
+    it->second.erase(seq);
+    if (it->second.empty()) outstanding_.erase(it);
+  }
   landed_cv_->notify_all();
+}
+
+void FaultsRuntime::mark_failed(const MessageId& id) {
+  if (landed_.count({id.from, id.to, id.seq}) != 0) return; // its retry has landed already
+  outstanding_[{id.from, id.to}].insert(id.seq);
+}
+
+double FaultsRuntime::await_in_order(const MessageId& id) {
+  const auto blocked = [&]() {
+    const auto it = outstanding_.find({id.from, id.to});
+    return it != outstanding_.end() && *it->second.begin() < id.seq;
+  };
+  if (!blocked()) return sg4::Engine::get_clock();
+  std::unique_lock<sg4::Mutex> lock(*mutex_);
+  while (blocked())
+    wait_or_die(*landed_cv_, lock);
+  return sg4::Engine::get_clock();
+}
+
+double FaultsRuntime::failure_time_s(double attempt_s) const {
+  // The last link that went down at or before now; the transfer failed then if
+  // it was already under way, else at its start (its route was down).
+  const double now_s = sg4::Engine::get_clock();
+  const auto it = std::upper_bound(down_s_.begin(), down_s_.end(), now_s);
+  if (it == down_s_.begin()) return attempt_s;
+  return std::max(attempt_s, *std::prev(it));
 }
 
 double FaultsRuntime::await_delivery(int from, int to, std::int64_t seq) {
@@ -74,7 +104,11 @@ void FaultsRuntime::start() {
       log_.flap_start_s[flap.id] = sg4::Engine::get_clock();
       down_.push_back(flap.id);
       // Repeated flaps of one link compose: it is down while any flap holds it.
-      if (holds_[flap.link]++ == 0) platform_.set_link_on(flap.link, false);
+      if (holds_[flap.link]++ == 0) {
+        platform_.set_link_on(flap.link, false);
+        down_s_.push_back(sg4::Engine::get_clock());
+        down_flap_.push_back(flap.id);
+      }
       sg4::this_actor::sleep_until(origin_s + flap.start_s + flap.duration_s);
       down_.erase(std::find(down_.begin(), down_.end(), flap.id));
       if (--holds_[flap.link] == 0) platform_.set_link_on(flap.link, true);
@@ -117,9 +151,15 @@ int FaultsRuntime::active_flap() const {
   return down_.empty() ? -1 : down_.front();
 }
 
-void FaultsRuntime::note_failure(bool sender, double wait_s, bool first) {
-  FaultLog::Entry& e = log_.by_event[active_flap()];
-  e.event = active_flap();
+int FaultsRuntime::flap_at(double failed_s) const {
+  const auto it = std::upper_bound(down_s_.begin(), down_s_.end(), failed_s);
+  if (it == down_s_.begin()) return active_flap();
+  return down_flap_[static_cast<std::size_t>(std::prev(it) - down_s_.begin())];
+}
+
+void FaultsRuntime::note_failure(bool sender, double wait_s, bool first, int event) {
+  FaultLog::Entry& e = log_.by_event[event];
+  e.event = event;
   const double now = sg4::Engine::get_clock();
   e.first_s = std::min(e.first_s, now);
   if (!sender) return;
@@ -128,7 +168,29 @@ void FaultsRuntime::note_failure(bool sender, double wait_s, bool first) {
   e.retry_wait_s += wait_s;
 }
 
-void FaultsRuntime::with_retries(bool sender, const std::function<void()>& attempt) {
+void FaultsRuntime::sender_retry(std::size_t tries, double failed_s, const MessageId* id) {
+  if (id != nullptr) mark_failed(*id);
+  // The NIC finds the loss when the packet's timeout expires (Cassini's SPT
+  // timeout); the packet sent after the last wait that times out too is
+  // cancelled as undeliverable, and MPI's default error handler ends the job.
+  const double found_s = failed_s + timeline_.retry_timeout_s;
+  const int event = flap_at(failed_s);
+  if (tries >= timeline_.retry_waits_s.size()) {
+    if (found_s > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(found_s);
+    check_aborted();
+    abort("transport: a message still failed after " + std::to_string(tries) +
+              " retries; its destination was declared undeliverable",
+          event);
+    throw RunAborted{};
+  }
+  const double wait_s = timeline_.retry_waits_s[tries];
+  const double resend_s = found_s + wait_s;
+  note_failure(true, resend_s - failed_s, tries == 0, event);
+  if (resend_s > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(resend_s);
+  check_aborted();
+}
+
+void FaultsRuntime::with_retries(bool sender, const std::function<void()>& attempt, const MessageId* id) {
   std::size_t tries = 0;
   while (true) {
     check_aborted();
@@ -137,40 +199,25 @@ void FaultsRuntime::with_retries(bool sender, const std::function<void()>& attem
       return;
     } catch (const simgrid::NetworkFailureException&) {
       if (!sender) {
-        note_failure(false, 0.0, tries == 0);
+        note_failure(false, 0.0, tries == 0, active_flap());
         ++tries;
         continue;
       }
-      if (tries >= timeline_.retry_waits_s.size()) {
-        abort("transport: a message still failed after " + std::to_string(tries) +
-                  " retries; its destination was declared down",
-              active_flap());
-        throw RunAborted{};
-      }
-      const double wait_s = timeline_.retry_waits_s[tries];
-      note_failure(true, wait_s, tries == 0);
+      // The rank was waiting on the transfer: it failed now.
+      sender_retry(tries, sg4::Engine::get_clock(), id);
       ++tries;
-      if (wait_s > 0.0) sg4::this_actor::sleep_for(wait_s);
     }
   }
 }
 
-sg4::ActivityPtr FaultsRuntime::retry_async(bool sender, int& tries,
-                                            const std::function<sg4::ActivityPtr()>& reissue) {
+sg4::ActivityPtr FaultsRuntime::retry_async(bool sender, int& tries, double attempt_s,
+                                            const std::function<sg4::ActivityPtr()>& reissue,
+                                            const MessageId* id) {
   check_aborted();
-  if (sender) {
-    if (static_cast<std::size_t>(tries) >= timeline_.retry_waits_s.size()) {
-      abort("transport: a message still failed after " + std::to_string(tries) +
-                " retries; its destination was declared down",
-            active_flap());
-      throw RunAborted{};
-    }
-    const double wait_s = timeline_.retry_waits_s[static_cast<std::size_t>(tries)];
-    note_failure(true, wait_s, tries == 0);
-    if (wait_s > 0.0) sg4::this_actor::sleep_for(wait_s);
-  } else {
-    note_failure(false, 0.0, tries == 0);
-  }
+  if (sender)
+    sender_retry(static_cast<std::size_t>(tries), failure_time_s(attempt_s), id);
+  else
+    note_failure(false, 0.0, tries == 0, flap_at(failure_time_s(attempt_s)));
   ++tries;
   return reissue();
 }

@@ -3,16 +3,20 @@
 // message meets a downed link, the injector actors that take links and nodes
 // down at their times, and the log of what the faults did.
 //
-// Transport: SimGrid fails every communication that crosses a link while it is
-// off (NetworkFailureException on both ends; one started on such a route fails
-// at once). The sender's retry handler then waits the next of its waits (HPE's
-// Cassini retry handler: 0, 4, 8, 12 s) and sends again, re-routed by adaptive
-// routing when another path exists (the zone avoids links that are off), else
-// over the same path. The receive stays posted, as MPI's receive does under
-// the NIC's retries: the receiver waits until the retried message has landed
-// (redelivery), whatever it is doing meanwhile. When the last retry has
-// failed, the destination is declared down and the run aborts (completed:
-// false), as MPI's default error handler does.
+// Transport (docs/faults.md, "Transport semantics of a flap"): SimGrid fails
+// every communication that crosses a link while it is off
+// (NetworkFailureException on both ends; one started on such a route fails at
+// once). The sender's NIC finds the loss when its packet timeout expires
+// (Cassini's SPT timeout), then its retry handler waits the next of its waits
+// (0, 4, 8, 12 s) and sends again, re-routed by adaptive routing when another
+// path exists (the zone avoids links that are off), else over the same path.
+// The receive stays posted, as MPI's receive does under the NIC's retries: the
+// receiver waits until the retried message has landed (redelivery). Traffic of
+// a pair of ranks is ordered: a later message of the pair is delivered only
+// after every earlier one that failed has landed (head-of-line blocking). When
+// the packet sent after the last wait times out too, the destination is
+// undeliverable and the run aborts (completed: false), as MPI's default error
+// handler does.
 #include <functional>
 #include <limits>
 #include <map>
@@ -65,17 +69,40 @@ public:
   /// their times. Call once, before Engine::run().
   void start();
 
+  /// A message, for the ordering of its pair: `seq` counts the messages from
+  /// `from` to `to`.
+  struct MessageId {
+    int from = -1, to = -1;
+    std::int64_t seq = 0;
+  };
+
   /// Runs `attempt` (start a transfer from the calling rank and wait for it)
-  /// until it succeeds: on a network failure, waits the next retry wait and
-  /// tries again (sender) or tries again at once (receiver, `sender` false).
-  /// When the retries are exhausted the run aborts: throws RunAborted.
-  void with_retries(bool sender, const std::function<void()>& attempt);
-  /// The retry of an asynchronous transfer that failed when waited for:
-  /// `reissue` starts it again; returns the new activity after the retry
-  /// handler's wait (sender) or at once (receiver). `tries` counts the retries
-  /// this transfer had so far (in/out).
-  simgrid::s4u::ActivityPtr retry_async(bool sender, int& tries,
-                                        const std::function<simgrid::s4u::ActivityPtr()>& reissue);
+  /// until it succeeds. On a network failure (seen when it happens: the rank
+  /// was waiting) the sender waits for the packet timeout, then the next retry
+  /// wait, and tries again; the receiver (`sender` false) tries again at once.
+  /// When the retries are exhausted the run aborts: throws RunAborted. `id`,
+  /// when given, marks the message failed for its pair's ordering.
+  void with_retries(bool sender, const std::function<void()>& attempt, const MessageId* id = nullptr);
+  /// The retry of an asynchronous transfer started at `attempt_s` that failed
+  /// and was found failed when waited for: `reissue` starts it again, at the
+  /// failure's time plus the packet timeout plus the next retry wait, or at
+  /// once when that time has passed (sender); at once for a receiver. `tries`
+  /// counts the retries this transfer had so far (in/out).
+  simgrid::s4u::ActivityPtr retry_async(bool sender, int& tries, double attempt_s,
+                                        const std::function<simgrid::s4u::ActivityPtr()>& reissue,
+                                        const MessageId* id = nullptr);
+
+  /// A transfer that started at `attempt_s` and has failed by now: when it
+  /// failed (the last link that went down since it started, else its start,
+  /// when its route was already down).
+  double failure_time_s(double attempt_s) const;
+
+  /// The message `id` failed: until it lands, the later messages of its pair
+  /// wait for it (head-of-line blocking). Idempotent.
+  void mark_failed(const MessageId& id);
+  /// Blocks until every earlier message of `id`'s pair that failed has landed;
+  /// returns the time (now when none is outstanding).
+  double await_in_order(const MessageId& id);
 
   /// The message `seq` (counted per ordered pair of ranks) from `from` to `to`
   /// has landed after a retry: its receiver, waiting in await_delivery or
@@ -102,7 +129,12 @@ public:
 
 private:
   void abort(const std::string& reason, int event);
-  void note_failure(bool sender, double wait_s, bool first);
+  void note_failure(bool sender, double wait_s, bool first, int event);
+  /// The flap a transfer that failed at `failed_s` met: the last to take a link down by then.
+  int flap_at(double failed_s) const;
+  /// The sender's side of a failure at `failed_s` after `tries` retries:
+  /// waits until the retry's time, or aborts at the cancel's.
+  void sender_retry(std::size_t tries, double failed_s, const MessageId* id);
   int active_flap() const;
 
   const Platform& platform_;
@@ -112,8 +144,11 @@ private:
   std::map<int, int> holds_; // topology link -> flaps holding it down
   using MessageKey = std::tuple<int, int, std::int64_t>; // from, to, seq
   std::map<MessageKey, double> landed_;                  // retried messages landed, not yet awaited
-  std::vector<simgrid::s4u::ActorPtr> victims_;          // empty: an abort kills every actor
-  std::map<std::int64_t, double> step_done_s_;           // steps done, when
+  std::map<std::pair<int, int>, std::set<std::int64_t>> outstanding_; // per pair: failed, not landed
+  std::vector<double> down_s_;                                        // when links went down, in order
+  std::vector<int> down_flap_;                                        // the flap that took each down
+  std::vector<simgrid::s4u::ActorPtr> victims_;                       // empty: an abort kills every actor
+  std::map<std::int64_t, double> step_done_s_;                        // steps done, when
   simgrid::s4u::ConditionVariablePtr step_cv_;
   simgrid::s4u::MutexPtr mutex_;
   simgrid::s4u::ConditionVariablePtr landed_cv_;
@@ -123,24 +158,28 @@ private:
 /// flap) sends it again through the retry handler, `retry` starting each new
 /// attempt. Without faults exactly comm->wait(). Returns true when it retried.
 template <typename Retry>
-bool wait_with_retries(FaultsRuntime* faults, simgrid::s4u::CommPtr& comm, const Retry& retry) {
+bool wait_with_retries(FaultsRuntime* faults, simgrid::s4u::CommPtr& comm, const Retry& retry,
+                       const FaultsRuntime::MessageId* id = nullptr) {
   if (faults == nullptr) {
     comm->wait();
     return false;
   }
   bool retried = false;
-  faults->with_retries(true, [&]() {
-    if (!comm) {
-      comm = retry();
-      retried = true;
-    }
-    try {
-      comm->wait();
-    } catch (const simgrid::NetworkFailureException&) {
-      comm = nullptr;
-      throw;
-    }
-  });
+  faults->with_retries(
+      true,
+      [&]() {
+        if (!comm) {
+          comm = retry();
+          retried = true;
+        }
+        try {
+          comm->wait();
+        } catch (const simgrid::NetworkFailureException&) {
+          comm = nullptr;
+          throw;
+        }
+      },
+      id);
   return retried;
 }
 

@@ -32,6 +32,7 @@ public:
     p.pos = pos;
     p.phase = phase;
     p.start_s = start_s;
+    p.attempt_s = simgrid::s4u::Engine::get_clock();
     p.kind = kind;
     pending_.push_back(std::move(p));
   }
@@ -49,6 +50,23 @@ public:
   /// stays posted and `await` blocks until the sender's retry has landed the
   /// message, returning that time.
   void set_last_redelivery(std::function<double()> await) { pending_.back().await = std::move(await); }
+  /// The op launched last is a message of an ordered pair (under faults):
+  /// `failed` marks it failed when its transfer fails; `in_order` blocks,
+  /// once it has landed, until every earlier failed message of its pair has,
+  /// returning that time (head-of-line blocking).
+  void set_last_order(std::function<void()> failed, std::function<double()> in_order) {
+    pending_.back().failed = std::move(failed);
+    pending_.back().in_order = std::move(in_order);
+  }
+  /// The op launched last receives message `seq` of the pair from `peer`.
+  void set_last_message(int peer, std::int64_t seq) {
+    pending_.back().peer = peer;
+    pending_.back().seq = seq;
+  }
+  /// Before message `seq` from `peer` is delivered: the pending receives of
+  /// earlier messages from `peer` whose transfers have failed are marked
+  /// failed, so that it waits for them (the pair's order).
+  void probe_order(int peer, std::int64_t seq);
   /// The op launched last completes no earlier than this (a phantom device message's rate cap).
   void set_last_not_before_s(double time_s) { pending_.back().not_before_s = time_s; }
 
@@ -84,6 +102,11 @@ private:
     std::function<simgrid::s4u::ActivityPtr()> reissue; // a send: starts it again
     std::function<void()> landed;                       // a send: its retry got through
     std::function<double()> await;                      // a receive: waits for the retried message
+    std::function<void()> failed;                       // marks the message failed (its pair's order)
+    std::function<double()> in_order;                   // waits for its pair's earlier failed messages
+    double attempt_s = 0.0;                             // when its current attempt started
+    int peer = -1;                                      // a receive's sender (under faults), else -1
+    std::int64_t seq = 0;                               // its message's number in the pair
     int tries = 0;                                      // retries so far
   };
   void finish(std::size_t i);

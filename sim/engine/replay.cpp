@@ -407,12 +407,18 @@ private:
       return sg4::Comm::sendto_async(st_.platform.cpu(rank_), st_.platform.cpu(peer), bytes);
     };
     const auto landed = [this, faults, peer, seq]() { faults->delivered(rank_, peer, seq); };
+    const FaultsRuntime::MessageId id{rank_, peer, seq};
     if (s.has_async_tag()) {
       pending_.launch(s.async_tag(), comm, pos, phase, t0, OpKind::Comm);
-      if (faults != nullptr) pending_.set_last_retry(retry, landed);
+      if (faults != nullptr) {
+        pending_.set_last_retry(retry, landed);
+        // The pair's order binds its receiver (head-of-line blocking); the send
+        // completes when its own data has gone.
+        pending_.set_last_order([faults, id]() { faults->mark_failed(id); }, {});
+      }
       return;
     }
-    if (wait_with_retries(faults, comm, retry)) landed();
+    if (wait_with_retries(faults, comm, retry, &id)) landed();
     accounts_.add(pos, phase, t0, sg4::Engine::get_clock());
   }
 
@@ -433,11 +439,16 @@ private:
       FaultsRuntime* faults = st_.options.faults;
       const int peer = r.peer();
       const std::int64_t seq = faults != nullptr ? received_from_[peer]++ : 0;
+      const FaultsRuntime::MessageId id{peer, rank_, seq};
       if (r.has_async_tag()) {
         pending_.launch(r.async_tag(), mb->get_async<int>(&recv_slot_), pos, phase, t0, OpKind::Comm);
-        if (faults != nullptr)
+        if (faults != nullptr) {
           pending_.set_last_redelivery(
               [this, faults, peer, seq]() { return faults->await_delivery(peer, rank_, seq); });
+          pending_.set_last_order([faults, id]() { faults->mark_failed(id); },
+                                  [faults, id]() { return faults->await_in_order(id); });
+          pending_.set_last_message(peer, seq);
+        }
       } else {
         if (faults == nullptr) {
           mb->get<int>();
@@ -445,8 +456,11 @@ private:
           try {
             mb->get<int>();
           } catch (const simgrid::NetworkFailureException&) {
+            faults->mark_failed(id);
             faults->await_delivery(peer, rank_, seq); // the receive stays posted
           }
+          pending_.probe_order(peer, seq);
+          faults->await_in_order(id); // the pair's earlier failed messages land first
         }
         accounts_.add(pos, phase, t0, sg4::Engine::get_clock());
       }

@@ -82,6 +82,7 @@ void add_step_deltas(std::vector<StepRecord>& records, const std::vector<StepDel
 FaultTimeline window_timeline(const WindowJob& job, const FaultTimeline& run) {
   FaultTimeline t;
   t.retry_waits_s = run.retry_waits_s;
+  t.retry_timeout_s = run.retry_timeout_s;
   if (job.flap < 0) return t;
   const auto it =
       std::find_if(run.flaps.begin(), run.flaps.end(), [&](const FlapEvent& e) { return e.id == job.flap; });
@@ -134,7 +135,11 @@ FaultLog simulate_flaps(const FaultWindowPlan& plan, const FaultTimeline& timeli
     flaps.push_back(&f);
   std::stable_sort(flaps.begin(), flaps.end(),
                    [](const FlapEvent* a, const FlapEvent* b) { return a->start_s < b->start_s; });
+  // The run ends at its first node failure: a flap from then on is never reached.
+  const double failure_s = timeline.node_failures.empty() ? std::numeric_limits<double>::infinity()
+                                                          : timeline.node_failures.front().time_s;
   for (const FlapEvent* f : flaps) {
+    if (!(f->start_s < failure_s)) continue;
     const FaultPlacement at = place_fault(records, f->start_s);
     if (!at.reached) continue; // reported as not reached
     FaultLog::Entry& entry = log.by_event[f->id];

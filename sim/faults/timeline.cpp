@@ -132,6 +132,7 @@ FaultTimeline build_timeline(const ResolvedScenario& sc, const topo::Topology& t
   t.retry_waits_s = f.retry().waits_s_size() > 0
                         ? std::vector<double>(f.retry().waits_s().begin(), f.retry().waits_s().end())
                         : kCassiniRetryWaits_s;
+  t.retry_timeout_s = f.retry().has_timeout_s() ? f.retry().timeout_s() : kCassiniSptTimeout_s;
   t.restart_setup_s = f.restart_setup_s();
   return t;
 }

@@ -47,6 +47,7 @@ struct FaultTimeline {
   std::vector<NodeFailureEvent> node_failures; // by time
   std::vector<DegradationEvent> degradations;
   std::vector<double> retry_waits_s; // the retry handler's waits, in order
+  double retry_timeout_s = 0.0;      // the packet timeout before each retry and before the cancel
   double restart_setup_s = 0.0;
   bool empty() const { return flaps.empty() && node_failures.empty() && degradations.empty(); }
   /// The failure that ends the run (the earliest), if any before `horizon_s`.
@@ -57,6 +58,11 @@ struct FaultTimeline {
 /// retry_handler/main.c: max_spt_retries = 4, retry_interval_values_us =
 /// {0, 4000000, 8000000, 12000000}).
 inline const std::vector<double> kCassiniRetryWaits_s = {0.0, 4.0, 8.0, 12.0};
+/// Cassini-1's packet (SPT) timeout: the driver's C1_DEFAULT_SPT_TIMEOUT_EPOCH
+/// 30 (shs-cxi-driver, include/uapi/ethernet/cxi-abi.h) read as libcxi's
+/// get_epoch_timeout does (retry_handler/main.c): 2^30 cycles of the NIC's
+/// 1 GHz clock.
+inline constexpr double kCassiniSptTimeout_s = 1073741824e-9;
 
 /// The failure process's parameters on `nodes` run nodes (its domains cut
 /// into consecutive nodes), for the closed forms of models/failure_model.hpp.

@@ -48,7 +48,8 @@ inline TrialRow trial_row(const RunResult& r, std::int64_t trial) {
   bool delays = false;
   double delay_s = 0.0;
   for (const auto& f : r.faults) {
-    if (f.reached) t.events.push_back(f);
+    if (!f.reached) continue; // drawn past the run's end: it cost nothing
+    t.events.push_back(f);
     t.reached += f.reached;
     if (f.kind == "link_flap") t.flaps_reached += f.reached;
     if (f.kind == "node_failure") t.node_failures_reached += f.reached;

@@ -1,9 +1,13 @@
 // Faults inside the replay (sim/engine/faults_runtime.hpp) on tiny platforms,
-// against closed forms: a message caught by a link flap waits the retry
-// handler's waits (0, 4, 8, 12 s: HPE's Cassini retry handler) until a retry
-// finds the link up; past the last retry the run aborts; adaptive routing
-// re-routes the first retry around a flapped fabric link; a degraded GPU runs
-// its kernel at the degraded rate from the degradation's time on.
+// against closed forms: a message caught by a link flap is found lost after
+// the packet timeout T (Cassini-1's SPT timeout, 2^30 ns), then waits the
+// retry handler's next wait (0, 4, 8, 12 s: HPE's Cassini retry handler) and
+// is sent again, so its retries leave at T, 2T + 4, 3T + 12 and 4T + 24 s
+// after the loss and the last is cancelled at 5T + 24 s (the run aborts);
+// adaptive routing re-routes the first retry around a flapped fabric link; a
+// later message of the pair is delivered only after the failed one (head-of-
+// line blocking); a degraded GPU runs its kernel at the degraded rate from the
+// degradation's time on.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -28,6 +32,7 @@ constexpr double kNicBw = 10e9;
 constexpr double kBytes = 1e9;                                                   // 0.1 s at the NIC's rate
 constexpr double kTransfer_s = 4 * kLatency_s + 3 * kSwitch_s + kBytes / kNicBw; // idle path
 constexpr double kFlapStart_s = 0.05;                                            // the message is in flight
+constexpr double kT = kCassiniSptTimeout_s;                                      // 1.073741824 s
 
 topo::FatTreeParams two_spines() {
   topo::FatTreeParams p;
@@ -62,16 +67,65 @@ struct Outcome {
   int retries = 0;
 };
 
-// Rank 0 sends kBytes to rank 1 at t = 0 under `timeline`'s faults; `flap_on_path`
-// makes each flap's link the `link_position`-th fabric link of the message's
-// route at t = 0 (whichever spine routing picked), else the flap's link as given.
-Outcome send_under_faults(FaultTimeline timeline, topo::Routing routing, bool flap_on_path = false) {
+traces::Op message_op(bool send, int peer, double bytes, std::uint32_t tag = 0) {
+  traces::Op op;
+  auto fill = [&](auto* m) {
+    m->set_peer(peer);
+    m->set_bytes(static_cast<std::int64_t>(bytes));
+    m->set_phase(traces::BCAST);
+    if (tag != 0) m->set_async_tag(tag);
+  };
+  if (send)
+    fill(op.mutable_send());
+  else
+    fill(op.mutable_recv());
+  return op;
+}
+
+// A GEMM of 2 m^3 flops on the rank's GPU, at the 1e12 flop/s of gpu_kernels().
+traces::Op gpu_gemm(std::int64_t m) {
+  traces::Op op;
+  auto* c = op.mutable_compute();
+  c->set_kernel(traces::KERNEL_GEMM);
+  c->set_resource(traces::GPU);
+  c->set_m(m);
+  c->set_n(m);
+  c->set_k(m);
+  c->set_phase(traces::GEMM);
+  return op;
+}
+
+traces::Op wait_op(std::uint32_t tag) {
+  traces::Op op;
+  op.mutable_wait()->set_async_tag(tag);
+  return op;
+}
+
+models::KernelCalibration gpu_kernels() {
+  models::KernelCalibration cal;
+  auto* g = cal.add_kernels();
+  g->set_name("gpu.gemm.fp64");
+  g->set_peak_flops_per_s(1e12);
+  g->set_max_efficiency(1.0);
+  g->set_half_efficiency_size(0.0);
+  g->set_launch_overhead_s(0.0);
+  return cal;
+}
+
+// Replays `programs` on the two nodes under `timeline`'s faults; `flap_on_path`
+// makes each flap's link the leaf -> spine link of the idle route from rank 0
+// to rank 1 at t = 0 (whichever spine routing picked), else the flap's link as
+// given.
+Outcome replay_under_faults(FaultTimeline timeline, topo::Routing routing, bool flap_on_path,
+                            const std::vector<std::vector<traces::Op>>& programs) {
   const auto v = run_isolated([&]() {
     auto engine = create_engine();
     const topo::FatTreeTopology tree(two_spines());
-    const Platform platform(one_rank_per_node(tree, routing));
+    PlatformSpec spec = one_rank_per_node(tree, routing);
+    spec.gpus_per_rank = 1;
+    spec.pcie_bandwidth_bytes_per_s = 50e9;
+    const Platform platform(spec);
     if (flap_on_path) {
-      // The leaf0 -> spine link the idle route takes (the second link of its names).
       // Link names are "<kind><topology link id>..." (sim/engine/machine_zone.cpp).
       const std::string name = platform.route_names(0, 1).at(1);
       const auto digit = name.find_first_of("0123456789");
@@ -80,20 +134,10 @@ Outcome send_under_faults(FaultTimeline timeline, topo::Routing routing, bool fl
       for (auto& f : timeline.flaps)
         f.link = link;
     }
-    const models::KernelModels kernels(models::KernelCalibration{});
+    const models::KernelModels kernels(gpu_kernels());
     FaultsRuntime faults(platform, timeline);
     ReplayOptions ro = one_step_options();
     ro.faults = &faults;
-    std::vector<std::vector<traces::Op>> programs(2);
-    traces::Op send, recv;
-    send.mutable_send()->set_peer(1);
-    send.mutable_send()->set_bytes(static_cast<std::int64_t>(kBytes));
-    send.mutable_send()->set_phase(traces::BCAST);
-    recv.mutable_recv()->set_peer(0);
-    recv.mutable_recv()->set_bytes(static_cast<std::int64_t>(kBytes));
-    recv.mutable_recv()->set_phase(traces::BCAST);
-    programs[0] = {send};
-    programs[1] = {recv};
     Replay replay(platform, kernels, nullptr, one_step_source(programs), ro);
     replay.start();
     faults.start();
@@ -107,6 +151,12 @@ Outcome send_under_faults(FaultTimeline timeline, topo::Routing routing, bool fl
   return {v.at(0), v.at(1), static_cast<int>(v.at(2))};
 }
 
+// Rank 0 sends kBytes to rank 1 at t = 0 under `timeline`'s faults.
+Outcome send_under_faults(FaultTimeline timeline, topo::Routing routing, bool flap_on_path = false) {
+  return replay_under_faults(std::move(timeline), routing, flap_on_path,
+                             {{message_op(true, 1, kBytes)}, {message_op(false, 0, kBytes)}});
+}
+
 FaultTimeline nic_flap(double duration_s) {
   FaultTimeline t;
   FlapEvent f;
@@ -117,6 +167,7 @@ FaultTimeline nic_flap(double duration_s) {
   f.duration_s = duration_s;
   t.flaps.push_back(f);
   t.retry_waits_s = kCassiniRetryWaits_s;
+  t.retry_timeout_s = kT;
   return t;
 }
 
@@ -127,25 +178,38 @@ TEST(FaultsRuntime, WithoutAFlapTheMessageTakesItsIdleTime) {
   EXPECT_NEAR(o.makespan_s, kTransfer_s, 1e-9);
 }
 
-// A 1 s flap at 0.05 s: the transfer fails then, the immediate retry fails (the
-// link is still down), the retry after 4 s succeeds and resends everything:
-// 0.05 + 0 + 4 + transfer.
-TEST(FaultsRuntime, AShortNicFlapCostsTheSecondRetryWait) {
+// A 1 s flap at 0.05 s: the transfer fails then; the NIC finds the loss at
+// 0.05 + T (T > 1 s, so the link is up again) and the first retry, after a
+// 0 s wait, resends everything: 0.05 + T + transfer.
+TEST(FaultsRuntime, AShortNicFlapCostsThePacketTimeout) {
   const Outcome o = send_under_faults(nic_flap(1.0), topo::Routing::Minimal);
-  EXPECT_NEAR(o.makespan_s, kFlapStart_s + 4.0 + kTransfer_s, 1e-6);
-  EXPECT_EQ(o.retries, 2);
+  EXPECT_NEAR(o.makespan_s, kFlapStart_s + kT + kTransfer_s, 1e-6);
+  EXPECT_EQ(o.retries, 1);
   EXPECT_LT(o.abort_s, 0.0);
 }
 
-// 5 s: the retries at +0 and +4 s fail, the one at +4 +8 = 12 s succeeds.
+// 5 s (down until 5.05 s): the retry at 0.05 + T fails at once (its route is
+// down), is found lost T later and waits 4 s: the retry at 0.05 + 2T + 4 =
+// 6.20 s finds the link up.
 TEST(FaultsRuntime, ALongerFlapWaitsForTheRetryThatFindsTheLinkUp) {
   const Outcome o = send_under_faults(nic_flap(5.0), topo::Routing::Minimal);
+  EXPECT_NEAR(o.makespan_s, kFlapStart_s + 2 * kT + 4.0 + kTransfer_s, 1e-6);
+  EXPECT_EQ(o.retries, 2);
+}
+
+// Without the packet timeout (timeout_s 0: a loss seen at once) the waits
+// alone: the retries at +0 and +4 s fail, the one at +12 s succeeds.
+TEST(FaultsRuntime, WithoutThePacketTimeoutTheWaitsAlonePaceTheRetries) {
+  FaultTimeline t = nic_flap(5.0);
+  t.retry_timeout_s = 0.0;
+  const Outcome o = send_under_faults(t, topo::Routing::Minimal);
   EXPECT_NEAR(o.makespan_s, kFlapStart_s + 12.0 + kTransfer_s, 1e-6);
   EXPECT_EQ(o.retries, 3);
 }
 
 // Two flaps of the same cable overlap (0.05-1.05 s and 1-5 s): it stays down
-// until 5 s, so the retries at +0 and +4 s fail and the one at +12 s succeeds.
+// until 5 s, so the retry at 0.05 + T fails and the one at 0.05 + 2T + 4 s
+// succeeds.
 TEST(FaultsRuntime, OverlappingFlapsOfOneLinkKeepItDownUntilTheLastEnds) {
   FaultTimeline t = nic_flap(1.0);
   FlapEvent second = t.flaps[0];
@@ -154,27 +218,59 @@ TEST(FaultsRuntime, OverlappingFlapsOfOneLinkKeepItDownUntilTheLastEnds) {
   second.duration_s = 4.0;
   t.flaps.push_back(second);
   const Outcome o = send_under_faults(t, topo::Routing::Minimal);
-  EXPECT_NEAR(o.makespan_s, kFlapStart_s + 12.0 + kTransfer_s, 1e-6);
+  EXPECT_NEAR(o.makespan_s, kFlapStart_s + 2 * kT + 4.0 + kTransfer_s, 1e-6);
 }
 
-// 30 s: the fourth retry (at +0 +4 +8 +12 = 24 s) fails too: the destination
-// is declared down and the run aborts then.
-TEST(FaultsRuntime, AFlapOutlastingTheRetriesAbortsTheRun) {
+// 30 s: the retries at T, 2T + 4, 3T + 12 and 4T + 24 s (28.35 s after the
+// loss) fail; the last is found lost T later, the destination is declared
+// undeliverable and the run aborts at 0.05 + 5T + 24 = 29.42 s (libcxi
+// retry_handler: cancelled after max_spt_retries).
+TEST(FaultsRuntime, AFlapOutlastingTheRetriesAbortsTheRunWhenTheLastRetryTimesOut) {
   const Outcome o = send_under_faults(nic_flap(30.0), topo::Routing::Minimal);
-  EXPECT_NEAR(o.abort_s, kFlapStart_s + 24.0, 1e-9);
+  EXPECT_NEAR(o.abort_s, kFlapStart_s + 5 * kT + 24.0, 1e-9);
 }
 
-// A fabric link of the message's route flaps for 1 s: adaptive routing sends
-// the immediate retry over the other spine (0 s wait); minimal routing keeps
-// the path and waits 4 s like the NIC flap.
+// A fabric link of the message's route flaps for 3 s: adaptive routing sends
+// the first retry (at 0.05 + T) over the other spine; minimal routing keeps
+// the path, so that retry fails and the next, at 0.05 + 2T + 4 s, succeeds.
+// The packet timeout is paid either way: a re-routed flap is not free.
 TEST(FaultsRuntime, AdaptiveRoutingReroutesTheFirstRetryAroundAFlappedFabricLink) {
-  FaultTimeline t = nic_flap(1.0);
+  FaultTimeline t = nic_flap(3.0);
   t.flaps[0].link_class = SWITCH_LOCAL;
   const Outcome adaptive = send_under_faults(t, topo::Routing::Adaptive, /*flap_on_path=*/true);
-  EXPECT_NEAR(adaptive.makespan_s, kFlapStart_s + kTransfer_s, 1e-6);
+  EXPECT_NEAR(adaptive.makespan_s, kFlapStart_s + kT + kTransfer_s, 1e-6);
   EXPECT_EQ(adaptive.retries, 1);
   const Outcome minimal = send_under_faults(t, topo::Routing::Minimal, /*flap_on_path=*/true);
-  EXPECT_NEAR(minimal.makespan_s, kFlapStart_s + 4.0 + kTransfer_s, 1e-6);
+  EXPECT_NEAR(minimal.makespan_s, kFlapStart_s + 2 * kT + 4.0 + kTransfer_s, 1e-6);
+}
+
+// Head-of-line blocking. Rank 0 sends A asynchronously, computes 0.2 s, then
+// sends B; rank 1 receives A asynchronously, then B, then computes 2 s, then
+// waits for A. A 3 s flap of A's fabric link at 0.05 s fails A; B leaves at
+// 0.2 s and adaptive routing takes it over the other spine, so it is through at
+// 0.2 + transfer. But the pair's traffic is ordered (Cassini's retry handler
+// resends the whole chain to a destination, libcxi retry_handler/ordered.c):
+// B is delivered only once A's retry (sent at 0.05 + T) has landed, and rank
+// 1's 2 s start then: 0.05 + T + transfer + 2. Without the order it would
+// end at 0.2 + transfer + 2.
+TEST(FaultsRuntime, ALaterMessageOfThePairWaitsForTheFailedOne) {
+  FaultTimeline t = nic_flap(3.0);
+  t.flaps[0].link_class = SWITCH_LOCAL;
+  const std::int64_t m_02 = 4642; // 2 m^3 / 1e12 = 0.2000 s
+  const std::int64_t m_2 = 10000; // 2.000 s
+  const double gemm_02_s = 2.0 * double(m_02) * double(m_02) * double(m_02) / 1e12;
+  const std::vector<std::vector<traces::Op>> programs = {
+      {message_op(true, 1, kBytes, 1), gpu_gemm(m_02), message_op(true, 1, kBytes), wait_op(1)},
+      {message_op(false, 0, kBytes, 1), message_op(false, 0, kBytes), gpu_gemm(m_2), wait_op(1)}};
+  const Outcome o = replay_under_faults(t, topo::Routing::Adaptive, /*flap_on_path=*/true, programs);
+  EXPECT_NEAR(o.makespan_s, kFlapStart_s + kT + kTransfer_s + 2.0, 1e-6);
+  EXPECT_GT(o.makespan_s, gemm_02_s + kTransfer_s + 2.0 + 0.5); // not the unordered end
+  EXPECT_EQ(o.retries, 1);
+  // Without the flap: B at 0.2 + transfer (A is through by then), then 2 s.
+  FaultTimeline calm = t;
+  calm.flaps.clear();
+  const Outcome c = replay_under_faults(calm, topo::Routing::Adaptive, false, programs);
+  EXPECT_NEAR(c.makespan_s, gemm_02_s + kTransfer_s + 2.0, 1e-3);
 }
 
 // One GPU GEMM of 2 x 1000^3 flops at 1e12 flop/s (2 ms) on node 0 under a
