@@ -90,6 +90,9 @@ std::size_t Platform::link_count() const {
   return zone_->link_count();
 }
 
+int Platform::nic_of(int rank, int peer) const {
+  return zone_->nic_for(rank, peer);
+}
 void Platform::announce_flow(int from_rank, int to_rank, double bytes) const {
   zone_->announce_flow(from_rank, to_rank, bytes);
 }

@@ -42,6 +42,10 @@ public:
   }
   bool has_gpus() const { return spec_.gpus_per_rank > 0; }
   const PlatformSpec& spec() const { return spec_; }
+  /// The NIC (0 .. NICs per node - 1) of `rank`'s node that its messages to
+  /// and from `peer`, on another node, cross: the placement's choice, a
+  /// function of the pair.
+  int nic_of(int rank, int peer) const;
   /// Links a message from rank a to rank b crosses, in order (for tests / debugging).
   std::vector<std::string> route_names(int from_rank, int to_rank) const;
   std::size_t link_count() const;

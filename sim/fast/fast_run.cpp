@@ -42,6 +42,7 @@
 #include "sim/engine/replay_setup.hpp"
 #include "sim/fast/fast_plan.hpp"
 #include "sim/fast/fault_windows.hpp"
+#include "sim/fast/flap_reach.hpp"
 #include "sim/fast/fold.hpp"
 #include "sim/fast/integration.hpp"
 #include "sim/fast/window_pool.hpp"
@@ -101,10 +102,12 @@ public:
                 .back()
                 .end_s;
         trials_ = draw_trials_(fault_free_s);
+        std::vector<const FaultTimeline*> timelines;
         for (const FaultTimeline& t : trials_)
-          trial_out_.push_back(faults_of(t));
+          timelines.push_back(&t);
+        trial_out_ = faults_of(timelines);
       } else if (!machine_.faults.flaps.empty()) {
-        FastTrial own = faults_of(machine_.faults);
+        FastTrial own = std::move(faults_of({&machine_.faults}).front());
         records_ = std::move(own.step_records);
         flap_log_ = std::move(own.flaps);
       }
@@ -136,7 +139,7 @@ private:
     FaultTimeline timeline;
     std::unique_ptr<FaultsRuntime> faults;
     if (job.message_pivots) {
-      timeline = window_timeline(job, *current_);
+      timeline = window_timeline(job, *timelines_.at(static_cast<std::size_t>(job.timeline)));
       faults = std::make_unique<FaultsRuntime>(*machine_.platform, timeline);
       ro.faults = faults.get();
     }
@@ -323,29 +326,49 @@ private:
   void fail() { failed_ = true; }
 
   // Link flaps (sim/fast/fault_windows.hpp): on the fault-free steps, each
-  // reached flap of `timeline` in a window against its baseline, two at a time.
-  FastTrial faults_of(const FaultTimeline& timeline) {
-    FastTrial out;
-    out.step_records = integration_.step_records(sc_.workload.n, sc_.workload.nb,
-                                                 [this](std::int64_t k) { return source_->step_flops(k); });
-    if (timeline.flaps.empty()) return out;
-    result_.fault_free_time_s = out.step_records.back().end_s;
-    current_ = &timeline;
+  // reached flap of each timeline in a window (and, when it failed a message,
+  // against its baseline), the timelines' windows two at a time.
+  std::vector<FastTrial> faults_of(const std::vector<const FaultTimeline*>& timelines) {
+    std::vector<FastTrial> out(timelines.size());
+    const std::vector<StepRecord> fault_free = integration_.step_records(
+        sc_.workload.n, sc_.workload.nb, [this](std::int64_t k) { return source_->step_flops(k); });
+    std::vector<const FaultTimeline*> with_flaps;
+    std::vector<std::vector<StepRecord>*> records;
+    for (std::size_t i = 0; i < timelines.size(); ++i) {
+      out[i].step_records = fault_free;
+      if (timelines[i]->flaps.empty()) continue;
+      with_flaps.push_back(timelines[i]);
+      records.push_back(&out[i].step_records);
+    }
+    if (with_flaps.empty()) return out;
+    result_.fault_free_time_s = fault_free.back().end_s;
+    timelines_ = with_flaps;
     FaultWindowPlan plan;
     plan.steps = steps_;
     plan.warmup_steps = cfg().warmup_steps;
     plan.measured_steps = cfg().measured_steps;
     plan.cooldown_steps = kCooldownSteps;
-    const PlatformSpec& spec = machine_.platform->spec();
-    plan.flap_node = [&spec](const FlapEvent& f) {
+    const Platform& platform = *machine_.platform;
+    const PlatformSpec& spec = platform.spec();
+    const int nics = std::max(1, spec.sockets * spec.nics_per_socket);
+    plan.flap_node = [&spec, nics](const FlapEvent& f) {
       if (f.link_class != NIC_PORT) return -1;
-      const int nics = std::max(1, spec.sockets * spec.nics_per_socket);
       const auto it = std::find(spec.node_map.begin(), spec.node_map.end(), static_cast<int>(f.index / nics));
       return it == spec.node_map.end() ? -1 : static_cast<int>(it - spec.node_map.begin());
     };
-    plan.run = [this](const std::vector<WindowJob>& jobs) {
-      std::vector<WindowOutcome> outcomes = run_windows(jobs, std::max(1, std::min(plan_.workers, 2)),
-                                                        [this](const WindowJob& j) { return simulate(j); });
+    // A NIC cable none of its node's traffic in the window's steps crosses
+    // (sim/fast/flap_reach.hpp); fabric links are routed by load, so any may.
+    plan.can_fail = [this, &platform, nics, node_of = plan.flap_node](const FlapEvent& f, std::int64_t first,
+                                                                      std::int64_t last) {
+      const int node = node_of(f);
+      if (node < 0) return true;
+      return nics_used(*fault_source_, platform, node, first, last).count(static_cast<int>(f.index % nics)) >
+             0;
+    };
+    plan.workers = std::max(1, std::min(plan_.workers, 2));
+    plan.run = [this, workers = plan.workers](const std::vector<WindowJob>& jobs) {
+      std::vector<WindowOutcome> outcomes =
+          run_windows(jobs, workers, [this](const WindowJob& j) { return simulate(j); });
       for (std::size_t i = 0; i < jobs.size(); ++i) {
         activities_ += outcomes[i].activities;
         result_.windows.push_back({jobs[i].first, jobs[i].last, outcomes[i].activities, outcomes[i].wall_s,
@@ -353,7 +376,9 @@ private:
       }
       return outcomes;
     };
-    out.flaps = simulate_flaps(plan, timeline, out.step_records);
+    std::vector<FaultLog> logs = simulate_flaps(plan, with_flaps, records);
+    for (std::size_t i = 0, j = 0; i < timelines.size(); ++i)
+      if (!timelines[i]->flaps.empty()) out[i].flaps = std::move(logs[j++]);
     return out;
   }
 
@@ -395,7 +420,7 @@ private:
   TrialDraws draw_trials_;
   std::vector<FaultTimeline> trials_;
   std::vector<FastTrial> trial_out_;
-  const FaultTimeline* current_ = nullptr; // the timeline whose flaps the windows simulate
+  std::vector<const FaultTimeline*> timelines_; // the timelines whose flaps the windows simulate
 };
 
 } // namespace

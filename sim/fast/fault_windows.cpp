@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -126,23 +127,39 @@ std::int64_t span_steps(const std::vector<StepRecord>& records, const FaultPlace
 
 } // namespace
 
-FaultLog simulate_flaps(const FaultWindowPlan& plan, const FaultTimeline& timeline,
-                        std::vector<StepRecord>& records) {
+namespace {
+
+// One timeline's progress through its flaps.
+struct FlapTrack {
+  int index = 0; // in the timelines simulated together (WindowJob::timeline)
+  const FaultTimeline* timeline = nullptr;
+  std::vector<StepRecord>* records = nullptr;
+  std::vector<const FlapEvent*> flaps; // by start time
+  std::size_t next = 0;
+  double failure_s = std::numeric_limits<double>::infinity(); // the run ends at its first node failure
   FaultLog log;
-  log.node_failures_simulated = false;
-  std::vector<const FlapEvent*> flaps;
-  for (const FlapEvent& f : timeline.flaps)
-    flaps.push_back(&f);
-  std::stable_sort(flaps.begin(), flaps.end(),
-                   [](const FlapEvent* a, const FlapEvent* b) { return a->start_s < b->start_s; });
-  // The run ends at its first node failure: a flap from then on is never reached.
-  const double failure_s = timeline.node_failures.empty() ? std::numeric_limits<double>::infinity()
-                                                          : timeline.node_failures.front().time_s;
-  for (const FlapEvent* f : flaps) {
-    if (!(f->start_s < failure_s)) continue;
-    const FaultPlacement at = place_fault(records, f->start_s);
+  bool done = false;
+};
+
+// A flap that needs its window: the fault window and, when it fails a message, its baseline.
+struct FlapWindow {
+  FlapTrack* track = nullptr;
+  const FlapEvent* flap = nullptr;
+  FaultPlacement at;
+  WindowJob base, fault;
+  WindowOutcome outcome;
+  std::optional<WindowOutcome> baseline;
+};
+
+// Advances `t` to its next flap that needs a window (none: the track is done),
+// settling on the way the flaps that cost nothing without one.
+std::optional<FlapWindow> next_window(const FaultWindowPlan& plan, FlapTrack& t) {
+  while (!t.done && t.next < t.flaps.size()) {
+    const FlapEvent* f = t.flaps[t.next++];
+    if (!(f->start_s < t.failure_s)) continue; // never reached
+    const FaultPlacement at = place_fault(*t.records, f->start_s);
     if (!at.reached) continue; // reported as not reached
-    FaultLog::Entry& entry = log.by_event[f->id];
+    FaultLog::Entry& entry = t.log.by_event[f->id];
     entry.event = f->id;
     const int node = plan.flap_node(*f);
     // A NIC cable of a node the run does not use carries none of its traffic.
@@ -150,53 +167,141 @@ FaultLog simulate_flaps(const FaultWindowPlan& plan, const FaultTimeline& timeli
       entry.delay_s = 0.0;
       continue;
     }
-    const std::int64_t span = span_steps(records, at, f->duration_s, plan.measured_steps,
+    const std::int64_t span = span_steps(*t.records, at, f->duration_s, plan.measured_steps,
                                          std::max(plan.measured_steps, plan.max_span_steps));
-    WindowJob base;
-    base.first = std::max<std::int64_t>(0, at.step - plan.warmup_steps);
+    FlapWindow w;
+    w.track = &t;
+    w.base.timeline = t.index;
+    w.flap = f;
+    w.at = at;
+    w.base.first = std::max<std::int64_t>(0, at.step - plan.warmup_steps);
     const std::int64_t measured_last = std::min(plan.steps - 1, at.step + span - 1);
-    base.last = std::min(plan.steps - 1, measured_last + plan.cooldown_steps);
-    base.keep_from = base.first;
-    base.keep_until = measured_last + 1;
-    base.message_pivots = true;
-    if (node >= 0) base.fault_nodes = {node};
-    WindowJob fault = base;
-    fault.flap = f->id;
-    fault.flap_step = at.step;
-    fault.flap_offset_s = at.offset_s;
-    const std::vector<WindowOutcome> outcomes = plan.run({base, fault});
-    const WindowOutcome& b = outcomes[0];
-    const WindowOutcome& o = outcomes[1];
-    entry.messages_failed = o.faults.messages_failed;
-    entry.retries = o.faults.retries;
-    entry.retry_wait_s = o.faults.retry_wait_s;
-    if (o.faults.aborted) {
-      // The flap outlasted the retry handler: the run ends that long after it began.
-      log.abort_time_s = f->start_s + (o.faults.abort_s - std::max(0.0, o.faults.flap_start_s));
-      std::ostringstream reason;
-      reason << "transport: a message still failed after " << timeline.retry_waits_s.size()
-             << " retries; its destination was declared down";
-      log.abort_reason = reason.str();
-      log.abort_event = f->id;
-      // The steps after the flap's were never reached (record_faults cuts the run there).
-      for (StepRecord& r : records)
-        if (r.step > at.step) r.start_s = r.end_s = std::numeric_limits<double>::infinity();
-      break;
+    w.base.last = std::min(plan.steps - 1, measured_last + plan.cooldown_steps);
+    w.base.keep_from = w.base.first;
+    w.base.keep_until = measured_last + 1;
+    w.base.message_pivots = true;
+    if (node >= 0) w.base.fault_nodes = {node};
+    // No traffic of the window's steps crosses the link: the flap fails nothing.
+    if (plan.can_fail && !plan.can_fail(*f, w.base.first, w.base.last)) {
+      entry.delay_s = 0.0;
+      continue;
     }
-    if (!b.completed || !o.completed) {
-      log.abort_reason = "deadlock in a fast-mode fault window";
-      log.abort_time_s = f->start_s;
-      log.abort_event = f->id;
-      break;
-    }
-    const std::vector<StepDelta> deltas = step_deltas(o, b);
-    double delay_s = 0.0;
-    for (const StepDelta& d : deltas)
-      delay_s += d.step_s;
-    entry.delay_s = delay_s;
-    add_step_deltas(records, deltas);
+    w.fault = w.base;
+    w.fault.flap = f->id;
+    w.fault.flap_step = at.step;
+    w.fault.flap_offset_s = at.offset_s;
+    return w;
   }
-  return log;
+  t.done = true;
+  return std::nullopt;
+}
+
+void end_track(FlapTrack& t, const std::string& reason, double at_s, int event) {
+  t.log.abort_reason = reason;
+  t.log.abort_time_s = at_s;
+  t.log.abort_event = event;
+  t.done = true;
+}
+
+} // namespace
+
+std::vector<FaultLog> simulate_flaps(const FaultWindowPlan& plan,
+                                     const std::vector<const FaultTimeline*>& timelines,
+                                     const std::vector<std::vector<StepRecord>*>& records) {
+  std::vector<FlapTrack> tracks(timelines.size());
+  for (std::size_t i = 0; i < timelines.size(); ++i) {
+    FlapTrack& t = tracks[i];
+    t.index = static_cast<int>(i);
+    t.timeline = timelines[i];
+    t.records = records[i];
+    t.log.node_failures_simulated = false;
+    for (const FlapEvent& f : t.timeline->flaps)
+      t.flaps.push_back(&f);
+    std::stable_sort(t.flaps.begin(), t.flaps.end(),
+                     [](const FlapEvent* a, const FlapEvent* b) { return a->start_s < b->start_s; });
+    if (!t.timeline->node_failures.empty()) t.failure_s = t.timeline->node_failures.front().time_s;
+  }
+  while (true) {
+    std::vector<FlapWindow> round;
+    for (FlapTrack& t : tracks)
+      if (auto w = next_window(plan, t)) round.push_back(std::move(*w));
+    if (round.empty()) break;
+    std::vector<WindowJob> jobs;
+    for (const FlapWindow& w : round)
+      jobs.push_back(w.fault);
+    // Workers the fault windows leave idle run baselines that may be needed.
+    const std::size_t workers = static_cast<std::size_t>(std::max(1, plan.workers));
+    const std::size_t ahead = workers > round.size() ? std::min(round.size(), workers - round.size()) : 0;
+    for (std::size_t i = 0; i < ahead; ++i)
+      jobs.push_back(round[i].base);
+    std::vector<WindowOutcome> outcomes = plan.run(jobs);
+    for (std::size_t i = 0; i < ahead; ++i)
+      round[i].baseline = std::move(outcomes[round.size() + i]);
+    std::vector<FlapWindow*> need_base;
+    for (std::size_t i = 0; i < round.size(); ++i) {
+      FlapWindow& w = round[i];
+      w.outcome = std::move(outcomes[i]);
+      FlapTrack& t = *w.track;
+      const WindowOutcome& o = w.outcome;
+      FaultLog::Entry& entry = t.log.by_event[w.flap->id];
+      entry.messages_failed = o.faults.messages_failed;
+      entry.retries = o.faults.retries;
+      entry.retry_wait_s = o.faults.retry_wait_s;
+      if (o.faults.aborted) {
+        // The flap outlasted the retry handler: the run ends that long after it began.
+        std::ostringstream reason;
+        reason << "transport: a message still failed after " << t.timeline->retry_waits_s.size()
+               << " retries; its destination was declared undeliverable";
+        end_track(t, reason.str(),
+                  w.flap->start_s + (o.faults.abort_s - std::max(0.0, o.faults.flap_start_s)), w.flap->id);
+        // The steps after the flap's were never reached (record_faults cuts the run there).
+        for (StepRecord& r : *t.records)
+          if (r.step > w.at.step) r.start_s = r.end_s = std::numeric_limits<double>::infinity();
+        continue;
+      }
+      if (!o.completed) {
+        end_track(t, "deadlock in a fast-mode fault window", w.flap->start_s, w.flap->id);
+        continue;
+      }
+      if (o.faults.messages_failed == 0 && o.faults.retries == 0) {
+        entry.delay_s = 0.0;
+        continue;
+      }
+      need_base.push_back(&w);
+    }
+    jobs.clear();
+    for (const FlapWindow* w : need_base)
+      if (!w->baseline) jobs.push_back(w->base);
+    if (!jobs.empty()) {
+      outcomes = plan.run(jobs);
+      std::size_t next = 0;
+      for (FlapWindow* w : need_base)
+        if (!w->baseline) w->baseline = std::move(outcomes[next++]);
+    }
+    for (FlapWindow* pw : need_base) {
+      FlapWindow& w = *pw;
+      FlapTrack& t = *w.track;
+      if (!w.baseline->completed) {
+        end_track(t, "deadlock in a fast-mode fault window", w.flap->start_s, w.flap->id);
+        continue;
+      }
+      const std::vector<StepDelta> deltas = step_deltas(w.outcome, *w.baseline);
+      double delay_s = 0.0;
+      for (const StepDelta& d : deltas)
+        delay_s += d.step_s;
+      t.log.by_event[w.flap->id].delay_s = delay_s;
+      add_step_deltas(*t.records, deltas);
+    }
+  }
+  std::vector<FaultLog> logs;
+  for (FlapTrack& t : tracks)
+    logs.push_back(std::move(t.log));
+  return logs;
+}
+
+FaultLog simulate_flaps(const FaultWindowPlan& plan, const FaultTimeline& timeline,
+                        std::vector<StepRecord>& records) {
+  return std::move(simulate_flaps(plan, {&timeline}, {&records}).front());
 }
 
 } // namespace hplsim::sim

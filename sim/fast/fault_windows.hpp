@@ -56,14 +56,32 @@ struct FaultWindowPlan {
   /// The run node a flap stalls (a NIC cable's node), or -1 (a fabric link, or
   /// a node the run does not use).
   std::function<int(const FlapEvent&)> flap_node;
+  /// Whether the flap can meet traffic in the window of steps [first, last]
+  /// (empty: always). A flap that cannot costs 0 without a window.
+  std::function<bool(const FlapEvent&, std::int64_t first, std::int64_t last)> can_fail;
   /// Runs window jobs (in processes of their own), outcomes in job order.
   std::function<std::vector<WindowOutcome>(const std::vector<WindowJob>&)> run;
+  /// Windows `run` simulates at once: a round with fewer fault windows runs
+  /// their baselines beside them rather than after, on the idle workers.
+  int workers = 1;
 };
 
 /// Simulates the flaps of `timeline` that the run reaches, adds their delays
 /// to `records` and returns what they did (FaultLog: per event, with its
 /// delay, and the abort when a flap outlasts the retry handler).
+///
+/// Each flap's fault window runs first; only when the flap failed a message
+/// does its baseline run too (a flap that failed none left the window as its
+/// baseline would have run it, up to the routes adaptive routing chose around
+/// the link while it was down: it costs 0). Baselines run beside their fault
+/// windows where workers would otherwise idle.
 FaultLog simulate_flaps(const FaultWindowPlan& plan, const FaultTimeline& timeline,
                         std::vector<StepRecord>& records);
+/// The same for several timelines on their own steps (trials): a round takes
+/// each timeline's next flap that needs a window, and its windows run
+/// together (plan.run), so that the trials share the window processes.
+std::vector<FaultLog> simulate_flaps(const FaultWindowPlan& plan,
+                                     const std::vector<const FaultTimeline*>& timelines,
+                                     const std::vector<std::vector<StepRecord>*>& records);
 
 } // namespace hplsim::sim

@@ -36,6 +36,7 @@ struct WindowJob {
   bool message_pivots = false;
   std::vector<int> fault_nodes;
   int flap = -1;
+  int timeline = 0; ///< which of the timelines being simulated holds the flap (trials)
   std::int64_t flap_step = 0;
   double flap_offset_s = 0.0;
 };

@@ -102,13 +102,22 @@ std::pair<FaultLog, std::vector<StepRecord>> one_flap(double fault_end_s) {
   plan.steps = 3;
   plan.measured_steps = 1;
   plan.flap_node = [](const FlapEvent&) { return 0; };
+  plan.workers = 2; // the baseline runs beside the fault window
   plan.run = [fault_end_s](const std::vector<WindowJob>& jobs) {
     EXPECT_EQ(jobs.size(), 2u);
-    EXPECT_EQ(jobs[1].flap_step, 1);
-    WindowOutcome base = window({{1, 3.0}}), fault = window({{1, 3.0}});
-    base.end_s = 6.0;
-    fault.end_s = fault_end_s;
-    return std::vector<WindowOutcome>{base, fault};
+    std::vector<WindowOutcome> out;
+    for (const WindowJob& j : jobs) {
+      WindowOutcome w = window({{1, 3.0}});
+      w.end_s = 6.0;
+      if (j.flap >= 0) {
+        EXPECT_EQ(j.flap_step, 1);
+        w.end_s = fault_end_s;
+        w.faults.messages_failed = 1; // what makes the baseline count
+        w.faults.retries = 1;
+      }
+      out.push_back(w);
+    }
+    return out;
   };
   FaultTimeline timeline;
   FlapEvent f;
@@ -134,6 +143,58 @@ TEST(FaultWindows, AStallThatOutlivesTheMeasuredStepsCountsAtTheWindowsEnd) {
   const auto [same, unmoved] = one_flap(6.0);
   EXPECT_DOUBLE_EQ(*same.by_event.at(0).delay_s, 0.0);
   EXPECT_DOUBLE_EQ(unmoved[3].end_s, 6.5);
+}
+
+// A flap whose fault window failed no message costs 0 without its baseline:
+// one worker runs the fault window alone, and no second job follows.
+TEST(FaultWindows, AFlapThatFailedNoMessageNeedsNoBaseline) {
+  FaultWindowPlan plan;
+  plan.steps = 3;
+  plan.measured_steps = 1;
+  plan.flap_node = [](const FlapEvent&) { return 0; };
+  int calls = 0;
+  plan.run = [&calls](const std::vector<WindowJob>& jobs) {
+    ++calls;
+    EXPECT_EQ(jobs.size(), 1u);
+    EXPECT_GE(jobs.at(0).flap, 0);
+    WindowOutcome w = window({{1, 3.7}}); // would be a 0.7 s delay against any baseline ending step 1 at 3 s
+    w.end_s = 6.0;
+    return std::vector<WindowOutcome>{w};
+  };
+  FaultTimeline timeline;
+  FlapEvent f;
+  f.link_class = NIC_PORT;
+  f.start_s = 2.5;
+  f.duration_s = 0.1;
+  timeline.flaps.push_back(f);
+  auto records = three_steps();
+  const FaultLog log = simulate_flaps(plan, timeline, records);
+  EXPECT_EQ(calls, 1);
+  EXPECT_DOUBLE_EQ(*log.by_event.at(0).delay_s, 0.0);
+  EXPECT_DOUBLE_EQ(records[3].end_s, three_steps()[3].end_s);
+}
+
+// A NIC no traffic of the window's steps crosses (FaultWindowPlan::can_fail)
+// costs 0 without any window.
+TEST(FaultWindows, AFlapOfALinkNoTrafficCrossesRunsNoWindow) {
+  FaultWindowPlan plan;
+  plan.steps = 3;
+  plan.measured_steps = 1;
+  plan.flap_node = [](const FlapEvent&) { return 0; };
+  plan.can_fail = [](const FlapEvent&, std::int64_t, std::int64_t) { return false; };
+  plan.run = [](const std::vector<WindowJob>&) -> std::vector<WindowOutcome> {
+    ADD_FAILURE() << "no window should run";
+    return {};
+  };
+  FaultTimeline timeline;
+  FlapEvent f;
+  f.link_class = NIC_PORT;
+  f.start_s = 2.5;
+  f.duration_s = 0.1;
+  timeline.flaps.push_back(f);
+  auto records = three_steps();
+  const FaultLog log = simulate_flaps(plan, timeline, records);
+  EXPECT_DOUBLE_EQ(*log.by_event.at(0).delay_s, 0.0);
 }
 
 } // namespace
