@@ -64,6 +64,14 @@ using models::RandomStreams;
 // k+1 traffic is what overlaps step k, not step k+2's.
 constexpr int kCooldownSteps = 1;
 
+// A NIC flap's window sends its node's process columns' swap rolls as
+// messages where the other columns' are priced (docs/fast-mode.md, point 12):
+// in groups of this many ring steps (point 8), which at full scale took 0.46
+// of the step-by-step roll's wall time for +0.84% of Rmax. A fault window and
+// its baseline group alike, so the flap's delay, their difference, keeps
+// little of that bias against a stall of a second or more.
+constexpr int kFaultRollGroup = 16;
+
 // The controller: plans the windows, runs them, refines by bisection and
 // assembles the run from the integration.
 class FastRun {
@@ -77,14 +85,6 @@ public:
 
   void run() {
     source_ = make_schedule_source(sc_, plan_.shortcuts);
-    // Trials may draw flaps whatever the scenario's own timeline holds.
-    const bool any_flaps = !machine_.faults.flaps.empty() || (draw_trials_ && sc_.faults.ByteSizeLong() > 0);
-    if (any_flaps) {
-      // Fault windows send the pivot exchanges as messages, which a flap can fail.
-      ScheduleShortcuts messages = plan_.shortcuts;
-      messages.pivot_collective = messages.panel_collective = messages.roll_collective = false;
-      fault_source_ = make_schedule_source(sc_, messages);
-    }
     check_kernel_coverage(sc_, *source_, *machine_.kernels);
     steps_ = source_->steps();
     const int slowest =
@@ -144,7 +144,10 @@ private:
       ro.faults = faults.get();
     }
     // A NIC flap can fail only its node's messages: the exchanges of its
-    // ranks' process columns go as messages, the others stay priced.
+    // ranks' process columns go as messages, the others stay priced; their
+    // swap rolls go in groups of kFaultRollGroup ring steps where the others'
+    // are priced (docs/faults.md, "Flaps in fast mode"). A fabric flap's
+    // window prices the exchanges as the fault-free windows do.
     std::unique_ptr<ScheduleSource> own;
     if (job.message_pivots && !job.fault_nodes.empty()) {
       ScheduleShortcuts shortcuts = plan_.shortcuts;
@@ -154,9 +157,10 @@ private:
           const int rank = node * w.ranks_per_node + l;
           shortcuts.message_pivot_columns.push_back(w.column_major ? rank / w.p : rank % w.q);
         }
+      if (shortcuts.roll_collective) shortcuts.swap_roll_group = kFaultRollGroup;
       own = make_schedule_source(sc_, shortcuts);
     }
-    const ScheduleSource& source = own ? *own : job.message_pivots ? *fault_source_ : *source_;
+    const ScheduleSource& source = own ? *own : *source_;
     Replay replay(*machine_.platform, *machine_.kernels, machine_.protocol.get(),
                   source.step_function(fold ? &active : nullptr), ro);
     const double origin = simulated_clock_s();
@@ -362,7 +366,7 @@ private:
                                                                       std::int64_t last) {
       const int node = node_of(f);
       if (node < 0) return true;
-      return nics_used(*fault_source_, platform, node, first, last).count(static_cast<int>(f.index % nics)) >
+      return nics_used(*source_, platform, node, first, last).count(static_cast<int>(f.index % nics)) >
              0;
     };
     plan.workers = std::max(1, std::min(plan_.workers, 2));
@@ -406,7 +410,7 @@ private:
   const std::function<void(double)>& progress_;
   RunResult& result_;
   FastPlan plan_;
-  std::unique_ptr<ScheduleSource> source_, fault_source_;
+  std::unique_ptr<ScheduleSource> source_;
   std::optional<std::vector<StepRecord>> records_; // the steps with the flaps' delays
   std::optional<FaultLog> flap_log_;               // what the flaps did (when the run has any)
   std::unique_ptr<FoldSet> fold_set_;
