@@ -93,15 +93,32 @@ TEST(FaultWindows, AddingDeltasShiftsEveryLaterStep) {
   EXPECT_EQ(place_fault(r, 6.5).step, 1);
 }
 
+// A 0.1 s flap of a NIC cable at 2.5 s, in step 1 of three_steps().
+FaultTimeline nic_flap_in_step_one() {
+  FaultTimeline timeline;
+  FlapEvent f;
+  f.link_class = NIC_PORT;
+  f.start_s = 2.5;
+  f.duration_s = 0.1;
+  timeline.flaps.push_back(f);
+  return timeline;
+}
+
+// A plan for three_steps(): windows measure one step, and every flap stalls node 0.
+FaultWindowPlan one_step_plan() {
+  FaultWindowPlan plan;
+  plan.steps = 3;
+  plan.measured_steps = 1;
+  plan.flap_node = [](const FlapEvent&) { return 0; };
+  return plan;
+}
+
 // One flap of a node's NIC cable at 2.5 s (step 1 of three_steps()), its
 // window measuring step 1 alone; the window pair is made up: both windows end
 // step 1 at 3 s, the baseline's last rank is done at 6 s and the fault's at
 // `fault_end_s`.
 std::pair<FaultLog, std::vector<StepRecord>> one_flap(double fault_end_s) {
-  FaultWindowPlan plan;
-  plan.steps = 3;
-  plan.measured_steps = 1;
-  plan.flap_node = [](const FlapEvent&) { return 0; };
+  FaultWindowPlan plan = one_step_plan();
   plan.workers = 2; // the baseline runs beside the fault window
   plan.run = [fault_end_s](const std::vector<WindowJob>& jobs) {
     EXPECT_EQ(jobs.size(), 2u);
@@ -119,12 +136,7 @@ std::pair<FaultLog, std::vector<StepRecord>> one_flap(double fault_end_s) {
     }
     return out;
   };
-  FaultTimeline timeline;
-  FlapEvent f;
-  f.link_class = NIC_PORT;
-  f.start_s = 2.5;
-  f.duration_s = 0.1;
-  timeline.flaps.push_back(f);
+  const FaultTimeline timeline = nic_flap_in_step_one();
   auto records = three_steps();
   FaultLog log = simulate_flaps(plan, timeline, records);
   return {log, records};
@@ -148,10 +160,7 @@ TEST(FaultWindows, AStallThatOutlivesTheMeasuredStepsCountsAtTheWindowsEnd) {
 // A flap whose fault window failed no message costs 0 without its baseline:
 // one worker runs the fault window alone, and no second job follows.
 TEST(FaultWindows, AFlapThatFailedNoMessageNeedsNoBaseline) {
-  FaultWindowPlan plan;
-  plan.steps = 3;
-  plan.measured_steps = 1;
-  plan.flap_node = [](const FlapEvent&) { return 0; };
+  FaultWindowPlan plan = one_step_plan();
   int calls = 0;
   plan.run = [&calls](const std::vector<WindowJob>& jobs) {
     ++calls;
@@ -161,12 +170,7 @@ TEST(FaultWindows, AFlapThatFailedNoMessageNeedsNoBaseline) {
     w.end_s = 6.0;
     return std::vector<WindowOutcome>{w};
   };
-  FaultTimeline timeline;
-  FlapEvent f;
-  f.link_class = NIC_PORT;
-  f.start_s = 2.5;
-  f.duration_s = 0.1;
-  timeline.flaps.push_back(f);
+  const FaultTimeline timeline = nic_flap_in_step_one();
   auto records = three_steps();
   const FaultLog log = simulate_flaps(plan, timeline, records);
   EXPECT_EQ(calls, 1);
@@ -177,21 +181,13 @@ TEST(FaultWindows, AFlapThatFailedNoMessageNeedsNoBaseline) {
 // A NIC no traffic of the window's steps crosses (FaultWindowPlan::can_fail)
 // costs 0 without any window.
 TEST(FaultWindows, AFlapOfALinkNoTrafficCrossesRunsNoWindow) {
-  FaultWindowPlan plan;
-  plan.steps = 3;
-  plan.measured_steps = 1;
-  plan.flap_node = [](const FlapEvent&) { return 0; };
+  FaultWindowPlan plan = one_step_plan();
   plan.can_fail = [](const FlapEvent&, std::int64_t, std::int64_t) { return false; };
   plan.run = [](const std::vector<WindowJob>&) -> std::vector<WindowOutcome> {
     ADD_FAILURE() << "no window should run";
     return {};
   };
-  FaultTimeline timeline;
-  FlapEvent f;
-  f.link_class = NIC_PORT;
-  f.start_s = 2.5;
-  f.duration_s = 0.1;
-  timeline.flaps.push_back(f);
+  const FaultTimeline timeline = nic_flap_in_step_one();
   auto records = three_steps();
   const FaultLog log = simulate_flaps(plan, timeline, records);
   EXPECT_DOUBLE_EQ(*log.by_event.at(0).delay_s, 0.0);
