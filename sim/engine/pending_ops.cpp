@@ -24,11 +24,12 @@ void PendingOps::finish(std::size_t i) {
       break;
     } catch (const simgrid::NetworkFailureException&) {
       if (faults_ == nullptr) throw;
-      if (p.failed) p.failed();
-      if (p.await) { // a receive: it lands with the sender's retry
-        p.not_before_s = std::max(p.not_before_s, p.await());
+      if (p.peer >= 0) { // a receive: it lands with the sender's retry
+        faults_->mark_failed({p.peer, rank_, p.seq});
+        p.not_before_s = std::max(p.not_before_s, faults_->await_delivery(p.peer, rank_, p.seq));
         break;
       }
+      if (p.failed) p.failed();
       if (!p.reissue) throw;
       p.activity = faults_->retry_async(true, p.tries, p.attempt_s, p.reissue);
       p.attempt_s = sg4::Engine::get_clock();
@@ -36,8 +37,7 @@ void PendingOps::finish(std::size_t i) {
     }
   }
   if (retried && p.landed) p.landed();
-  if (p.peer >= 0) probe_order(p.peer, p.seq);
-  if (p.in_order) p.not_before_s = std::max(p.not_before_s, p.in_order());
+  if (p.peer >= 0) p.not_before_s = std::max(p.not_before_s, deliver_in_order(p.peer, p.seq));
   hold_until(p.not_before_s);
   if (p.extra_s > 0.0) {
     sg4::this_actor::sleep_for(p.extra_s);
@@ -52,16 +52,18 @@ void PendingOps::finish(std::size_t i) {
   accounts_.add(p.pos, p.phase, p.start_s, end_s);
 }
 
-void PendingOps::probe_order(int peer, std::int64_t seq) {
+double PendingOps::deliver_in_order(int peer, std::int64_t seq) {
   for (const Pending& q : pending_) {
-    if (q.peer != peer || q.seq >= seq || !q.failed) continue;
+    if (q.peer != peer || q.seq >= seq) continue;
     // Read without waiting (a wait or a test would complete it): SimGrid 3.32
     // gives a transfer a start time when it starts and a finish time only when
     // it completes; a link failure ends it with neither its finish time nor
     // anything left to send.
     const simgrid::s4u::Activity& a = *q.activity;
-    if (a.get_start_time() >= 0.0 && a.get_finish_time() < 0.0 && a.get_remaining() <= 0.0) q.failed();
+    if (a.get_start_time() >= 0.0 && a.get_finish_time() < 0.0 && a.get_remaining() <= 0.0)
+      faults_->mark_failed({peer, rank_, q.seq});
   }
+  return faults_->await_in_order({peer, rank_, seq});
 }
 
 void PendingOps::wait_kind(OpKind kind) {

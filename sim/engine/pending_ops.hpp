@@ -46,27 +46,22 @@ public:
     pending_.back().reissue = std::move(reissue);
     pending_.back().landed = std::move(landed);
   }
-  /// The op launched last is a receive: when its transfer fails, the receive
-  /// stays posted and `await` blocks until the sender's retry has landed the
-  /// message, returning that time.
-  void set_last_redelivery(std::function<double()> await) { pending_.back().await = std::move(await); }
-  /// The op launched last is a message of an ordered pair (under faults):
-  /// `failed` marks it failed when its transfer fails; `in_order` blocks,
-  /// once it has landed, until every earlier failed message of its pair has,
-  /// returning that time (head-of-line blocking).
-  void set_last_order(std::function<void()> failed, std::function<double()> in_order) {
-    pending_.back().failed = std::move(failed);
-    pending_.back().in_order = std::move(in_order);
-  }
-  /// The op launched last receives message `seq` of the pair from `peer`.
-  void set_last_message(int peer, std::int64_t seq) {
+  /// The op launched last is a send under faults: `failed` marks it failed
+  /// for its pair's order (FaultsRuntime::mark_failed) when its transfer fails.
+  void set_last_failed(std::function<void()> failed) { pending_.back().failed = std::move(failed); }
+  /// The op launched last receives message `seq` of the pair from `peer`
+  /// under faults: when its transfer fails the receive stays posted until the
+  /// sender's retry has landed the message (FaultsRuntime::await_delivery);
+  /// once landed, it is delivered in the pair's order (deliver_in_order).
+  void set_last_receive(int peer, std::int64_t seq) {
     pending_.back().peer = peer;
     pending_.back().seq = seq;
   }
-  /// Before message `seq` from `peer` is delivered: the pending receives of
-  /// earlier messages from `peer` whose transfers have failed are marked
-  /// failed, so that it waits for them (the pair's order).
-  void probe_order(int peer, std::int64_t seq);
+  /// Message `seq` from `peer` has landed: marks the pending receives of
+  /// earlier messages from `peer` whose transfers have failed, then blocks
+  /// until every earlier failed message of the pair has landed (head-of-line
+  /// blocking). Returns the time.
+  double deliver_in_order(int peer, std::int64_t seq);
   /// The op launched last completes no earlier than this (a phantom device message's rate cap).
   void set_last_not_before_s(double time_s) { pending_.back().not_before_s = time_s; }
 
@@ -101,11 +96,9 @@ private:
     double not_before_s = 0.0; // a phantom device message's capped completion
     std::function<simgrid::s4u::ActivityPtr()> reissue; // a send: starts it again
     std::function<void()> landed;                       // a send: its retry got through
-    std::function<double()> await;                      // a receive: waits for the retried message
-    std::function<void()> failed;                       // marks the message failed (its pair's order)
-    std::function<double()> in_order;                   // waits for its pair's earlier failed messages
+    std::function<void()> failed;                       // a send: marks it failed (its pair's order)
     double attempt_s = 0.0;                             // when its current attempt started
-    int peer = -1;                                      // a receive's sender (under faults), else -1
+    int peer = -1;                                      // a receive's sender under faults, else -1
     std::int64_t seq = 0;                               // its message's number in the pair
     int tries = 0;                                      // retries so far
   };

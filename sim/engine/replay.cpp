@@ -414,7 +414,7 @@ private:
         pending_.set_last_retry(retry, landed);
         // The pair's order binds its receiver (head-of-line blocking); the send
         // completes when its own data has gone.
-        pending_.set_last_order([faults, id]() { faults->mark_failed(id); }, {});
+        pending_.set_last_failed([faults, id]() { faults->mark_failed(id); });
       }
       return;
     }
@@ -439,29 +439,18 @@ private:
       FaultsRuntime* faults = st_.options.faults;
       const int peer = r.peer();
       const std::int64_t seq = faults != nullptr ? received_from_[peer]++ : 0;
-      const FaultsRuntime::MessageId id{peer, rank_, seq};
       if (r.has_async_tag()) {
         pending_.launch(r.async_tag(), mb->get_async<int>(&recv_slot_), pos, phase, t0, OpKind::Comm);
-        if (faults != nullptr) {
-          pending_.set_last_redelivery(
-              [this, faults, peer, seq]() { return faults->await_delivery(peer, rank_, seq); });
-          pending_.set_last_order([faults, id]() { faults->mark_failed(id); },
-                                  [faults, id]() { return faults->await_in_order(id); });
-          pending_.set_last_message(peer, seq);
-        }
+        if (faults != nullptr) pending_.set_last_receive(peer, seq);
       } else {
-        if (faults == nullptr) {
+        try {
           mb->get<int>();
-        } else {
-          try {
-            mb->get<int>();
-          } catch (const simgrid::NetworkFailureException&) {
-            faults->mark_failed(id);
-            faults->await_delivery(peer, rank_, seq); // the receive stays posted
-          }
-          pending_.probe_order(peer, seq);
-          faults->await_in_order(id); // the pair's earlier failed messages land first
+        } catch (const simgrid::NetworkFailureException&) {
+          if (faults == nullptr) throw;
+          faults->mark_failed({peer, rank_, seq});
+          faults->await_delivery(peer, rank_, seq); // the receive stays posted
         }
+        if (faults != nullptr) pending_.deliver_in_order(peer, seq);
         accounts_.add(pos, phase, t0, sg4::Engine::get_clock());
       }
     }
