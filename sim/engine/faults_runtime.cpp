@@ -157,11 +157,10 @@ int FaultsRuntime::flap_at(double failed_s) const {
   return down_flap_[static_cast<std::size_t>(std::prev(it) - down_s_.begin())];
 }
 
-void FaultsRuntime::note_failure(bool sender, double wait_s, bool first, int event) {
+void FaultsRuntime::note_failure(bool sender, double wait_s, bool first, int event, double failed_s) {
   FaultLog::Entry& e = log_.by_event[event];
   e.event = event;
-  const double now = sg4::Engine::get_clock();
-  e.first_s = std::min(e.first_s, now);
+  e.first_s = std::min(e.first_s, failed_s);
   if (!sender) return;
   if (first) ++e.messages_failed;
   ++e.retries;
@@ -185,7 +184,7 @@ void FaultsRuntime::sender_retry(std::size_t tries, double failed_s, const Messa
   }
   const double wait_s = timeline_.retry_waits_s[tries];
   const double resend_s = found_s + wait_s;
-  note_failure(true, resend_s - failed_s, tries == 0, event);
+  note_failure(true, resend_s - failed_s, tries == 0, event, failed_s);
   if (resend_s > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(resend_s);
   check_aborted();
 }
@@ -199,7 +198,7 @@ void FaultsRuntime::with_retries(bool sender, const std::function<void()>& attem
       return;
     } catch (const simgrid::NetworkFailureException&) {
       if (!sender) {
-        note_failure(false, 0.0, tries == 0, active_flap());
+        note_failure(false, 0.0, tries == 0, active_flap(), sg4::Engine::get_clock());
         ++tries;
         continue;
       }
@@ -216,8 +215,10 @@ sg4::ActivityPtr FaultsRuntime::retry_async(bool sender, int& tries, double atte
   check_aborted();
   if (sender)
     sender_retry(static_cast<std::size_t>(tries), failure_time_s(attempt_s), id);
-  else
-    note_failure(false, 0.0, tries == 0, flap_at(failure_time_s(attempt_s)));
+  else {
+    const double failed_s = failure_time_s(attempt_s);
+    note_failure(false, 0.0, tries == 0, flap_at(failed_s), failed_s);
+  }
   ++tries;
   return reissue();
 }

@@ -129,7 +129,7 @@ public:
 
 private:
   void abort(const std::string& reason, int event);
-  void note_failure(bool sender, double wait_s, bool first, int event);
+  void note_failure(bool sender, double wait_s, bool first, int event, double failed_s);
   /// The flap a transfer that failed at `failed_s` met: the last to take a link down by then.
   int flap_at(double failed_s) const;
   /// The sender's side of a failure at `failed_s` after `tries` retries:

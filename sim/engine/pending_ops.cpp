@@ -31,8 +31,10 @@ void PendingOps::finish(std::size_t i) {
       }
       if (p.failed) p.failed();
       if (!p.reissue) throw;
-      p.activity = faults_->retry_async(true, p.tries, p.attempt_s, p.reissue);
-      p.attempt_s = sg4::Engine::get_clock();
+      // A mailbox send starts when it is matched, later than its launch:
+      // SimGrid keeps the transfer's start time after a failure.
+      const double started_s = p.activity->get_start_time();
+      p.activity = faults_->retry_async(true, p.tries, started_s >= 0.0 ? started_s : p.start_s, p.reissue);
       retried = true;
     }
   }
@@ -54,7 +56,8 @@ void PendingOps::finish(std::size_t i) {
 
 double PendingOps::deliver_in_order(int peer, std::int64_t seq) {
   for (const Pending& q : pending_) {
-    if (q.peer != peer || q.seq >= seq) continue;
+    // A receive of 0 bytes has nothing left to send while in its latency: not a failure.
+    if (q.peer != peer || q.seq >= seq || q.empty) continue;
     // Read without waiting (a wait or a test would complete it): SimGrid 3.32
     // gives a transfer a start time when it starts and a finish time only when
     // it completes; a link failure ends it with neither its finish time nor

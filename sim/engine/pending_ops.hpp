@@ -32,7 +32,6 @@ public:
     p.pos = pos;
     p.phase = phase;
     p.start_s = start_s;
-    p.attempt_s = simgrid::s4u::Engine::get_clock();
     p.kind = kind;
     pending_.push_back(std::move(p));
   }
@@ -53,9 +52,10 @@ public:
   /// under faults: when its transfer fails the receive stays posted until the
   /// sender's retry has landed the message (FaultsRuntime::await_delivery);
   /// once landed, it is delivered in the pair's order (deliver_in_order).
-  void set_last_receive(int peer, std::int64_t seq) {
+  void set_last_receive(int peer, std::int64_t seq, std::int64_t bytes) {
     pending_.back().peer = peer;
     pending_.back().seq = seq;
+    pending_.back().empty = bytes <= 0;
   }
   /// Message `seq` from `peer` has landed: marks the pending receives of
   /// earlier messages from `peer` whose transfers have failed, then blocks
@@ -97,7 +97,7 @@ private:
     std::function<simgrid::s4u::ActivityPtr()> reissue; // a send: starts it again
     std::function<void()> landed;                       // a send: its retry got through
     std::function<void()> failed;                       // a send: marks it failed (its pair's order)
-    double attempt_s = 0.0;                             // when its current attempt started
+    bool empty = false;                                 // a receive of 0 bytes
     int peer = -1;                                      // a receive's sender under faults, else -1
     std::int64_t seq = 0;                               // its message's number in the pair
     int tries = 0;                                      // retries so far

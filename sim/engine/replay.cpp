@@ -441,7 +441,7 @@ private:
       const std::int64_t seq = faults != nullptr ? received_from_[peer]++ : 0;
       if (r.has_async_tag()) {
         pending_.launch(r.async_tag(), mb->get_async<int>(&recv_slot_), pos, phase, t0, OpKind::Comm);
-        if (faults != nullptr) pending_.set_last_receive(peer, seq);
+        if (faults != nullptr) pending_.set_last_receive(peer, seq, r.bytes());
       } else {
         try {
           mb->get<int>();

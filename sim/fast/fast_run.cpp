@@ -366,19 +366,15 @@ private:
                                                                       std::int64_t last) {
       const int node = node_of(f);
       if (node < 0) return true;
-      return nics_used(*source_, platform, node, first, last).count(static_cast<int>(f.index % nics)) >
-             0;
+      return nics_used(*source_, platform, node, first, last).count(static_cast<int>(f.index % nics)) > 0;
     };
     plan.workers = std::max(1, std::min(plan_.workers, 2));
     plan.run = [this, workers = plan.workers](const std::vector<WindowJob>& jobs) {
-      std::vector<WindowOutcome> outcomes =
-          run_windows(jobs, workers, [this](const WindowJob& j) { return simulate(j); });
-      for (std::size_t i = 0; i < jobs.size(); ++i) {
-        activities_ += outcomes[i].activities;
-        result_.windows.push_back({jobs[i].first, jobs[i].last, outcomes[i].activities, outcomes[i].wall_s,
-                                   outcomes[i].peak_rss_bytes});
-      }
-      return outcomes;
+      return run_windows(jobs, workers, [this](const WindowJob& j) { return simulate(j); });
+    };
+    plan.account = [this](const WindowJob& job, const WindowOutcome& o) {
+      activities_ += o.activities;
+      result_.windows.push_back({job.first, job.last, o.activities, o.wall_s, o.peak_rss_bytes});
     };
     std::vector<FaultLog> logs = simulate_flaps(plan, with_flaps, records);
     for (std::size_t i = 0, j = 0; i < timelines.size(); ++i)

@@ -241,6 +241,7 @@ std::vector<FaultLog> simulate_flaps(const FaultWindowPlan& plan,
     for (std::size_t i = 0; i < round.size(); ++i) {
       FlapWindow& w = round[i];
       w.outcome = std::move(outcomes[i]);
+      if (plan.account) plan.account(w.fault, w.outcome);
       FlapTrack& t = *w.track;
       const WindowOutcome& o = w.outcome;
       FaultLog::Entry& entry = t.log.by_event[w.flap->id];
@@ -281,6 +282,7 @@ std::vector<FaultLog> simulate_flaps(const FaultWindowPlan& plan,
     for (FlapWindow* pw : need_base) {
       FlapWindow& w = *pw;
       FlapTrack& t = *w.track;
+      if (plan.account) plan.account(w.base, *w.baseline);
       if (!w.baseline->completed) {
         end_track(t, "deadlock in a fast-mode fault window", w.flap->start_s, w.flap->id);
         continue;

@@ -61,6 +61,10 @@ struct FaultWindowPlan {
   std::function<bool(const FlapEvent&, std::int64_t first, std::int64_t last)> can_fail;
   /// Runs window jobs (in processes of their own), outcomes in job order.
   std::function<std::vector<WindowOutcome>(const std::vector<WindowJob>&)> run;
+  /// Counts a window whose outcome the flaps used (empty: none counted). A
+  /// baseline run beside its fault window and not needed is not counted, so
+  /// the counts do not depend on the workers.
+  std::function<void(const WindowJob&, const WindowOutcome&)> account;
   /// Windows `run` simulates at once: a round with fewer fault windows runs
   /// their baselines beside them rather than after, on the idle workers.
   int workers = 1;

@@ -193,5 +193,40 @@ TEST(FaultWindows, AFlapOfALinkNoTrafficCrossesRunsNoWindow) {
   EXPECT_DOUBLE_EQ(*log.by_event.at(0).delay_s, 0.0);
 }
 
+// Two trials' flaps in one round on one worker: both fault windows run
+// together, then the baseline of the one that failed a message alone; the
+// other costs 0; only the windows used are counted.
+TEST(FaultWindows, TrialsShareARoundAndOnlyTheFlapThatFailedAMessageGetsItsBaseline) {
+  FaultWindowPlan plan = one_step_plan();
+  std::vector<std::size_t> calls;
+  plan.run = [&calls](const std::vector<WindowJob>& jobs) {
+    calls.push_back(jobs.size());
+    std::vector<WindowOutcome> out;
+    for (const WindowJob& j : jobs) {
+      WindowOutcome w = window({{1, 3.0}});
+      w.end_s = 6.0;
+      if (j.flap >= 0 && j.timeline == 0) { // trial 0's flap fails a message and ends step 1 0.4 s later
+        w = window({{1, 3.4}});
+        w.end_s = 6.4;
+        w.faults.messages_failed = 1;
+        w.faults.retries = 1;
+      }
+      out.push_back(w);
+    }
+    return out;
+  };
+  int counted = 0;
+  plan.account = [&counted](const WindowJob&, const WindowOutcome&) { ++counted; };
+  const FaultTimeline a = nic_flap_in_step_one(), b = nic_flap_in_step_one();
+  auto ra = three_steps(), rb = three_steps();
+  const std::vector<FaultLog> logs = simulate_flaps(plan, {&a, &b}, {&ra, &rb});
+  EXPECT_EQ(calls, (std::vector<std::size_t>{2, 1}));
+  EXPECT_EQ(counted, 3);
+  EXPECT_NEAR(*logs[0].by_event.at(0).delay_s, 0.4, 1e-12);
+  EXPECT_DOUBLE_EQ(*logs[1].by_event.at(0).delay_s, 0.0);
+  EXPECT_NEAR(ra[3].end_s, three_steps()[3].end_s + 0.4, 1e-12);
+  EXPECT_DOUBLE_EQ(rb[3].end_s, three_steps()[3].end_s);
+}
+
 } // namespace
 } // namespace hplsim::sim
