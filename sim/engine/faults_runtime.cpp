@@ -66,13 +66,17 @@ double FaultsRuntime::await_in_order(const MessageId& id) {
   return sg4::Engine::get_clock();
 }
 
+const FaultsRuntime::LinkDown* FaultsRuntime::last_down(double t_s) const {
+  const auto it = std::upper_bound(downs_.begin(), downs_.end(), t_s,
+                                   [](double t, const LinkDown& d) { return t < d.at_s; });
+  return it == downs_.begin() ? nullptr : &*std::prev(it);
+}
+
 double FaultsRuntime::failure_time_s(double attempt_s) const {
   // The last link that went down at or before now; the transfer failed then if
   // it was already under way, else at its start (its route was down).
-  const double now_s = sg4::Engine::get_clock();
-  const auto it = std::upper_bound(down_s_.begin(), down_s_.end(), now_s);
-  if (it == down_s_.begin()) return attempt_s;
-  return std::max(attempt_s, *std::prev(it));
+  const LinkDown* d = last_down(sg4::Engine::get_clock());
+  return d == nullptr ? attempt_s : std::max(attempt_s, d->at_s);
 }
 
 double FaultsRuntime::await_delivery(int from, int to, std::int64_t seq) {
@@ -106,8 +110,7 @@ void FaultsRuntime::start() {
       // Repeated flaps of one link compose: it is down while any flap holds it.
       if (holds_[flap.link]++ == 0) {
         platform_.set_link_on(flap.link, false);
-        down_s_.push_back(sg4::Engine::get_clock());
-        down_flap_.push_back(flap.id);
+        downs_.push_back({sg4::Engine::get_clock(), flap.id});
       }
       sg4::this_actor::sleep_until(origin_s + flap.start_s + flap.duration_s);
       down_.erase(std::find(down_.begin(), down_.end(), flap.id));
@@ -152,9 +155,8 @@ int FaultsRuntime::active_flap() const {
 }
 
 int FaultsRuntime::flap_at(double failed_s) const {
-  const auto it = std::upper_bound(down_s_.begin(), down_s_.end(), failed_s);
-  if (it == down_s_.begin()) return active_flap();
-  return down_flap_[static_cast<std::size_t>(std::prev(it) - down_s_.begin())];
+  const LinkDown* d = last_down(failed_s);
+  return d == nullptr ? active_flap() : d->flap;
 }
 
 void FaultsRuntime::note_failure(bool sender, double wait_s, bool first, int event, double failed_s) {

@@ -145,10 +145,15 @@ private:
   using MessageKey = std::tuple<int, int, std::int64_t>; // from, to, seq
   std::map<MessageKey, double> landed_;                  // retried messages landed, not yet awaited
   std::map<std::pair<int, int>, std::set<std::int64_t>> outstanding_; // per pair: failed, not landed
-  std::vector<double> down_s_;                                        // when links went down, in order
-  std::vector<int> down_flap_;                                        // the flap that took each down
-  std::vector<simgrid::s4u::ActorPtr> victims_;                       // empty: an abort kills every actor
-  std::map<std::int64_t, double> step_done_s_;                        // steps done, when
+  struct LinkDown {
+    double at_s = 0.0; // when a link went down
+    int flap = -1;     // the flap that took it down
+  };
+  std::vector<LinkDown> downs_; // in time order
+  /// The last link to go down at or before `t_s` (null: none).
+  const LinkDown* last_down(double t_s) const;
+  std::vector<simgrid::s4u::ActorPtr> victims_; // empty: an abort kills every actor
+  std::map<std::int64_t, double> step_done_s_;  // steps done, when
   simgrid::s4u::ConditionVariablePtr step_cv_;
   simgrid::s4u::MutexPtr mutex_;
   simgrid::s4u::ConditionVariablePtr landed_cv_;
