@@ -28,6 +28,7 @@ Command add_osu_command(CLI::App& app);
 Command add_noise_bench_command(CLI::App& app);
 Command add_plan_command(CLI::App& app);
 Command add_sweep_command(CLI::App& app);
+Command add_sensitivity_command(CLI::App& app);
 Command add_report_command(CLI::App& app);
 
 /// A whole-number flag's lower bound, its error in the flag's words:

@@ -237,7 +237,7 @@ namespace fs = std::filesystem;
 /// Which kinds of output the directory holds, in the page's order.
 struct Found {
   std::optional<Json> about, summary, outcome;
-  std::optional<html::Csv> sweep, plan;
+  std::optional<html::Csv> sweep, plan, sensitivity;
   bool faults = false;
 };
 
@@ -246,6 +246,7 @@ std::string kind_of(const Found& f) {
   if (f.outcome) return "trials";
   if (f.sweep) return "sweep";
   if (f.plan) return "plan";
+  if (f.sensitivity) return "sensitivity";
   return "run";
 }
 
@@ -261,6 +262,8 @@ std::string subtitle_of(const Found& f, const std::string& kind) {
     parts.push_back("A sweep of " + std::to_string(f.sweep ? f.sweep->rows.size() : 0) + " points");
   else if (kind == "plan")
     parts.push_back("A capacity plan");
+  else if (kind == "sensitivity")
+    parts.push_back("A sensitivity study of the flap process");
   if (const std::string name = about.value("scenario", ""); !name.empty())
     parts.push_back("scenario " + name);
   if (!about.value("source", "").empty())
@@ -308,10 +311,11 @@ std::string html_report(const std::string& dir_name) {
   f.outcome = json_file("outcome.json");
   f.sweep = csv_file("sweep.csv");
   f.plan = csv_file("plan.csv");
+  f.sensitivity = csv_file("sensitivity.csv");
   f.faults = fs::exists(dir / "faults.csv");
-  if (!f.summary && !f.outcome && !f.sweep && !f.plan && !f.faults)
-    throw InputError(
-        dir_name + ": no hplsim output here (summary.json, faults.csv, outcome.json, sweep.csv or plan.csv)");
+  if (!f.summary && !f.outcome && !f.sweep && !f.plan && !f.sensitivity && !f.faults)
+    throw InputError(dir_name + ": no hplsim output here (summary.json, faults.csv, outcome.json, sweep.csv, "
+                                "plan.csv or sensitivity.csv)");
   const std::string kind = kind_of(f);
   html::Page page(title_of(f, kind, dir), subtitle_of(f, kind));
   if (f.summary) html::run_sections(page, dir, *f.summary);
@@ -319,6 +323,7 @@ std::string html_report(const std::string& dir_name) {
   if (f.outcome) html::trials_section(page, dir, *f.outcome);
   if (f.sweep) html::sweep_section(page, dir, *f.sweep);
   if (f.plan) html::plan_section(page, dir, *f.plan);
+  if (f.sensitivity) html::sensitivity_section(page, dir, *f.sensitivity);
   return page.text();
 }
 

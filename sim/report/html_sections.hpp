@@ -1,7 +1,8 @@
 #pragma once
 // The sections of `hplsim report`'s page, one per kind of output
 // (sim/report/html_report.hpp): a run (html_report.cpp), trials, a sweep and
-// a plan (html_study_sections.cpp).
+// a plan (html_study_sections.cpp), a sensitivity study
+// (html_sensitivity_section.cpp).
 #include "sim/report/html_page.hpp"
 
 namespace hplsim::sim::html {
@@ -19,5 +20,8 @@ void trials_section(Page& page, const fs::path& dir, const Json& outcome);
 void sweep_section(Page& page, const fs::path& dir, const Csv& csv);
 /// plan.csv: the best node count per objective, plan.svg and the table.
 void plan_section(Page& page, const fs::path& dir, const Csv& csv);
+/// sensitivity.csv: the study's size, sensitivity.svg, each strategy at each
+/// scale, and sensitivity-differences.csv (html_sensitivity_section.cpp).
+void sensitivity_section(Page& page, const fs::path& dir, const Csv& csv);
 
 } // namespace hplsim::sim::html

@@ -9,11 +9,21 @@
 
 namespace hplsim::sim {
 
+/// A further series of a panel: values at the panel's x positions.
+struct IntervalSeries {
+  std::string name;
+  std::vector<double> y, low, high;
+};
+
 struct IntervalPanel {
   std::string title, y_label;
   std::vector<double> x, y, low, high; ///< NaN y: no point there; an infinite bound is drawn to the frame
   std::vector<std::string> x_labels;   ///< when given, written under the points instead of x
   std::optional<std::size_t> best;     ///< ringed
+  /// With `more`: the series above is named `name`, each series has a colour
+  /// of its own and a legend entry, and their points at one x stand side by side.
+  std::string name;
+  std::vector<IntervalSeries> more;
 };
 
 /// The SVG document: the panels stacked, sharing the x positions' labels.

@@ -1,6 +1,7 @@
 #include "sim/run/trials.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -44,21 +45,22 @@ TrialRow outcome(const RunResult& base, std::vector<StepRecord> records, const F
 // HPL-MxP, which the analytic mode does not model, T is HPL's closed form of
 // the same N, NB and grid: its factorization at FP64 rates, a bound well above
 // the run (a horizon past the run's end only costs draws).
-std::vector<TrialRow> reference_trials(const ResolvedScenario& sc, const TrialsOptions& o) {
+std::vector<TrialRow> reference_trials(const std::vector<ResolvedScenario>& scaled, const TrialsOptions& o) {
   const std::vector<std::int64_t> indices = o.indices();
-  RunResult analytic = initial_result(sc, "analytic");
-  analytic.step_records = analytic_steps(sc);
+  RunResult analytic = initial_result(scaled.front(), "analytic");
+  analytic.step_records = analytic_steps(scaled.front());
   finalize_result(analytic);
   const double horizon_s = trial_horizon_s(analytic.time_s);
-  std::vector<TrialRow> rows(indices.size());
+  std::vector<TrialRow> rows(scaled.size() * indices.size());
   int done = 0;
   run_in_children(
       rows.size(), o.jobs,
-      [&sc, &indices, horizon_s](std::size_t at) {
-        const auto trial = static_cast<std::uint64_t>(indices[at]);
+      [&scaled, &indices, horizon_s](std::size_t at) {
+        const std::size_t i = at % indices.size();
+        const ResolvedScenario& sc = scaled[at / indices.size()];
         RunResult r = initial_result(sc, "reference");
-        run_reference(sc, {}, r, trial, horizon_s);
-        return encode(trial_row(r, indices[at]));
+        run_reference(sc, {}, r, static_cast<std::uint64_t>(indices[i]), horizon_s);
+        return encode(trial_row(r, indices[i]));
       },
       [&](std::size_t at, const std::string& bytes) {
         rows[at] = decode_trial_row(bytes);
@@ -69,10 +71,27 @@ std::vector<TrialRow> reference_trials(const ResolvedScenario& sc, const TrialsO
 
 } // namespace
 
+ResolvedScenario with_flap_scale(const ResolvedScenario& scenario, FlapScale scale) {
+  if (!(scale.rate >= 0.0) || !(scale.duration >= 0.0) || !std::isfinite(scale.rate) ||
+      !std::isfinite(scale.duration))
+    throw std::invalid_argument("with_flap_scale: the scales must be finite and >= 0");
+  ResolvedScenario out = scenario;
+  if (!out.faults.has_flap_process()) return out;
+  for (auto& c : *out.faults.mutable_flap_process()->mutable_classes()) {
+    c.set_rate_per_link_per_hour(c.rate_per_link_per_hour() * scale.rate);
+    c.mutable_duration()->set_mean_s(c.duration().mean_s() * scale.duration);
+  }
+  return out;
+}
+
 TrialsResult simulate_trials(const ResolvedScenario& sc, const TrialsOptions& o) {
   if (o.trials < 1) throw std::invalid_argument("simulate_trials: trials must be >= 1");
   if (o.share_count < 1 || o.share < 0 || o.share >= o.share_count)
     throw std::invalid_argument("simulate_trials: share must be in [0, share_count)");
+  if (o.flap_scales.empty()) throw std::invalid_argument("simulate_trials: give at least one flap scale");
+  std::vector<ResolvedScenario> scaled;
+  for (const FlapScale& s : o.flap_scales)
+    scaled.push_back(with_flap_scale(sc, s));
   const Mode mode = effective_mode(sc);
   check_faults_supported(sc, mode);
   TrialsResult out;
@@ -83,8 +102,10 @@ TrialsResult simulate_trials(const ResolvedScenario& sc, const TrialsOptions& o)
   const std::vector<std::int64_t> indices = o.indices();
   const auto timelines = [&](const topo::Topology& topology, double fault_free_s) {
     std::vector<FaultTimeline> t;
-    for (const std::int64_t i : indices)
-      t.push_back(build_timeline(sc, topology, static_cast<std::uint64_t>(i), trial_horizon_s(fault_free_s)));
+    for (const ResolvedScenario& s : scaled)
+      for (const std::int64_t i : indices)
+        t.push_back(
+            build_timeline(s, topology, static_cast<std::uint64_t>(i), trial_horizon_s(fault_free_s)));
     return t;
   };
   switch (mode) {
@@ -93,8 +114,9 @@ TrialsResult simulate_trials(const ResolvedScenario& sc, const TrialsOptions& o)
     out.fault_free.step_records = analytic_steps(sc);
     finalize_result(out.fault_free);
     const std::vector<FaultTimeline> t = timelines(*make_topology(sc.machine), out.fault_free.time_s);
-    for (std::size_t at = 0; at < indices.size(); ++at)
-      out.trials.push_back(outcome(out.fault_free, out.fault_free.step_records, t[at], nullptr, indices[at]));
+    for (std::size_t at = 0; at < t.size(); ++at)
+      out.trials.push_back(
+          outcome(out.fault_free, out.fault_free.step_records, t[at], nullptr, indices[at % indices.size()]));
     return out;
   }
   case Mode::Fast: {
@@ -109,14 +131,15 @@ TrialsResult simulate_trials(const ResolvedScenario& sc, const TrialsOptions& o)
     // run_fast_trials leaves the fault-free steps in out.fault_free.
     out.fault_free.fault_free_time_s.reset();
     finalize_result(out.fault_free);
-    for (std::size_t at = 0; at < indices.size(); ++at) {
+    for (std::size_t at = 0; at < scaled.size() * indices.size(); ++at) {
+      const std::int64_t trial = indices[at % indices.size()];
       if (fast.empty()) { // a fault-free window did not complete
-        out.trials.push_back(trial_row(out.fault_free, indices[at]));
+        out.trials.push_back(trial_row(out.fault_free, trial));
         continue;
       }
       FastTrial& f = fast[at];
-      out.trials.push_back(outcome(out.fault_free, std::move(f.step_records), t[at],
-                                   f.flaps ? &*f.flaps : nullptr, indices[at]));
+      out.trials.push_back(
+          outcome(out.fault_free, std::move(f.step_records), t[at], f.flaps ? &*f.flaps : nullptr, trial));
     }
     return out;
   }
@@ -127,7 +150,7 @@ TrialsResult simulate_trials(const ResolvedScenario& sc, const TrialsOptions& o)
   // The fault-free run is trial-independent only without faults; reference
   // mode reports the trials alone (its fault-free time is a run without faults).
   out.fault_free = initial_result(sc, "reference");
-  out.trials = reference_trials(sc, o);
+  out.trials = reference_trials(scaled, o);
   return out;
 }
 

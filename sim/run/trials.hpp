@@ -16,9 +16,26 @@
 
 namespace hplsim::sim {
 
+/// Multipliers of a scenario's flap process (`hplsim sensitivity`;
+/// docs/faults.md, "Sensitivity to the flap process"): every class's rate per
+/// link and mean duration. A class's draws are exponential gaps and durations
+/// proportional to its mean (models/failure_model.hpp), so a trial drawn at
+/// rate x r and duration x d has the same draws as at x 1, its times divided by
+/// r and its durations multiplied by d: the scales compare on common random
+/// numbers. Listed flaps are left as they are.
+struct FlapScale {
+  double rate = 1.0, duration = 1.0; ///< >= 0
+};
+
+/// `scenario` with its flap process scaled by `scale`.
+ResolvedScenario with_flap_scale(const ResolvedScenario& scenario, FlapScale scale);
+
 struct TrialsOptions {
   int trials = 1; ///< >= 1
-  int jobs = 1;   ///< processes at a time (fast mode: window processes)
+  /// The flap process's scales, each with the same trials (RandomStreams(seed,
+  /// i) for trial i); TrialsResult::trials holds them scale after scale.
+  std::vector<FlapScale> flap_scales{FlapScale{}};
+  int jobs = 1; ///< processes at a time (fast mode: window processes)
   /// This process's share of an MPI job (sim/distributed/world.hpp): only the
   /// trials i with i mod `share_count` = `share` are run and returned.
   int share = 0, share_count = 1;
@@ -33,8 +50,10 @@ struct TrialsOptions {
 };
 
 struct TrialsResult {
-  RunResult fault_free;         ///< the run without faults (identity fields, time, Rmax)
-  std::vector<TrialRow> trials; ///< in trial order (this process's share of them)
+  RunResult fault_free; ///< the run without faults (identity fields, time, Rmax)
+  /// In trial order (this process's share of them), the flap scales one
+  /// after the other: scale s's rows are [s n, (s + 1) n), n = indices().size().
+  std::vector<TrialRow> trials;
 };
 
 /// Simulates the trials. One SimGrid engine per process: call at most once.

@@ -9,6 +9,8 @@ namespace {
 
 constexpr double kZ975 = 1.959963984540054;
 
+} // namespace
+
 PairedDifference mean_interval(const std::vector<double>& d) {
   PairedDifference out;
   out.pairs = static_cast<int>(d.size());
@@ -30,8 +32,6 @@ PairedDifference mean_interval(const std::vector<double>& d) {
   out.high = out.mean + half;
   return out;
 }
-
-} // namespace
 
 double student_t_975(int dof) {
   if (dof < 1) throw std::invalid_argument("student_t_975: dof must be >= 1");

@@ -35,6 +35,10 @@ struct StrategyComparison {
 /// the tables from 5 on).
 double student_t_975(int dof);
 
+/// The mean of `values` and Student's t 95% interval of it (infinite bounds
+/// below two values; `pairs` the count).
+PairedDifference mean_interval(const std::vector<double>& values);
+
 /// a's rows against b's, trial by trial (the rows of each in trial order,
 /// the same trials).
 StrategyComparison compare_paired(const std::string& a, const std::vector<TrialRow>& rows_a,

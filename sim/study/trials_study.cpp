@@ -61,9 +61,7 @@ std::optional<double> closed_form_rate_per_hour(const ResolvedScenario& sc) {
                                              sc.workload.nodes);
 }
 
-namespace {
-
-const char* kTrialColumns =
+const char* const kTrialColumns =
     "trial,stream,completed,time_s,rmax_flops_per_s,ended_by,ending_event,reached,flaps_reached,"
     "node_failures_reached,messages_failed,retries,retry_wait_s,flap_delay_s,lost_work_s\n";
 
@@ -75,6 +73,8 @@ void write_trial_row(std::ostream& out, const ResolvedScenario& sc, const TrialR
       << ',' << number(r.retry_wait_s) << ',' << number(r.flap_delay_s) << ',' << number(r.lost_work_s)
       << '\n';
 }
+
+namespace {
 
 // outcome.json's fields of one set of trials (one strategy's).
 nlohmann::ordered_json outcome_fields(const TrialsResult& t, const Outcome& o) {

@@ -18,6 +18,12 @@ namespace hplsim::sim {
 /// exponential node and domain failures alone (no flaps, nothing listed).
 std::optional<double> closed_form_rate_per_hour(const ResolvedScenario& scenario);
 
+/// trials.csv's header line (with its newline) and one trial's row: trial,
+/// stream (seed:trial), whether it completed, its time and Rmax, what ended
+/// it, what its faults did.
+extern const char* const kTrialColumns;
+void write_trial_row(std::ostream& out, const ResolvedScenario& scenario, const TrialRow& row);
+
 /// Writes trials.csv (one row per trial) into `path`.
 void write_trials_csv(const ResolvedScenario& scenario, const TrialsResult& trials, const std::string& path);
 /// Writes outcome.json: the scenario's identity, the fault-free run, the outcome statistics.

@@ -1,0 +1,109 @@
+// hplsim sensitivity (docs/faults.md, "Sensitivity to the flap process"): the
+// study at scale x1 is the trials study of the scenario itself, row for row;
+// at rate x0 no flap is drawn; the report shows it; bad input is refused.
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tests/sim/cli/cli_runner.hpp"
+
+namespace hplsim::sim::testing {
+namespace {
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);)
+    out.push_back(l);
+  return out;
+}
+
+std::vector<std::string> fields(const std::string& row) {
+  std::vector<std::string> out;
+  std::istringstream in(row);
+  for (std::string x; std::getline(in, x, ',');)
+    out.push_back(x);
+  return out;
+}
+
+// small-dragonfly in fast mode with global-link flaps (1 s) and node failures.
+std::string flap_scenario() {
+  return scenario_text("scenarios/small-dragonfly.textproto") +
+         "faults {\n  failure_process { law: EXPONENTIAL rate_per_node_per_hour: 150 }\n"
+         "  flap_process { classes { link_class: GLOBAL rate_per_link_per_hour: 1000\n"
+         "    duration { law: FIXED mean_s: 1.0 } } }\n}\n";
+}
+
+TEST(Sensitivity, ScaleOneIsTheTrialsStudyAndRateZeroDrawsNoFlap) {
+  TempDir dir;
+  write_text(dir / "s.textproto", flap_scenario());
+  const std::vector<std::string> common = {
+      "--mode",   "fast", "--set",        "machine.topology.routing=ADAPTIVE",
+      "--trials", "2",    "--strategies", "P2P,HYBRID"};
+  std::vector<std::string> trials = {"run", (dir / "s.textproto").string(), "--out", (dir / "t").string()};
+  trials.insert(trials.end(), common.begin(), common.end());
+  const CliResult t = run_hplsim(trials, dir);
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  std::vector<std::string> sens = {
+      "sensitivity", (dir / "s.textproto").string(), "--rate-scale", "0,1", "--out", (dir / "s").string()};
+  sens.insert(sens.end(), common.begin(), common.end());
+  const CliResult s = run_hplsim(sens, dir);
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  const auto trial_rows = lines(read_text(dir / "t" / "trials.csv"));
+  const auto sens_rows = lines(read_text(dir / "s" / "sensitivity-trials.csv"));
+  ASSERT_EQ(trial_rows.size(), 5u); // 2 strategies x 2 trials
+  ASSERT_EQ(sens_rows.size(), 9u);  // 2 strategies x 2 scales x 2 trials
+  std::vector<std::string> at_one;  // the x1 rows without their scale columns
+  bool flapped = false;
+  for (std::size_t i = 1; i < sens_rows.size(); ++i) {
+    const auto f = fields(sens_rows[i]);
+    if (f.at(1) == "0") {
+      EXPECT_EQ(f.at(10), "0") << "flaps_reached at rate x0: " << sens_rows[i];
+    } else {
+      // "p2p,1,1,<trials.csv's columns>" -> "p2p,<trials.csv's columns>"
+      const std::size_t third = f[0].size() + f[1].size() + f[2].size() + 2;
+      at_one.push_back(f[0] + sens_rows[i].substr(third));
+      flapped = flapped || f.at(10) != "0";
+    }
+  }
+  EXPECT_TRUE(flapped) << "the draws reach no flap at x1: change the rates";
+  ASSERT_EQ(at_one.size(), 4u);
+  for (std::size_t i = 0; i < at_one.size(); ++i)
+    EXPECT_EQ(at_one[i], trial_rows[i + 1]) << "row " << i;
+  // sensitivity.csv: one row per strategy and scale; at x0 no flap.
+  const auto cells = lines(read_text(dir / "s" / "sensitivity.csv"));
+  ASSERT_EQ(cells.size(), 5u);
+  EXPECT_EQ(cells[1].rfind("p2p,0,1,2,0,0,", 0), 0u) << cells[1];
+  EXPECT_EQ(lines(read_text(dir / "s" / "sensitivity-differences.csv")).size(), 3u); // header + 2 scales
+  EXPECT_NE(s.out.find("p2p - hybrid"), std::string::npos) << s.out;
+  // The report's section.
+  const CliResult report = run_hplsim({"report", (dir / "s").string()}, dir);
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  const std::string page = read_text(dir / "s" / "report.html");
+  EXPECT_NE(page.find("id=\"sensitivity\""), std::string::npos);
+  EXPECT_NE(page.find("A sensitivity study of the flap process"), std::string::npos);
+}
+
+TEST(Sensitivity, BadInputIsRefused) {
+  TempDir dir;
+  const std::string plain = source_path("scenarios/small-dragonfly.textproto");
+  const CliResult none = run_hplsim(
+      {"sensitivity", plain, "--rate-scale", "1", "--trials", "2", "--out", (dir / "o").string()}, dir);
+  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_NE(none.err.find("no flap process"), std::string::npos) << none.err;
+  write_text(dir / "s.textproto", flap_scenario());
+  const CliResult negative = run_hplsim({"sensitivity", (dir / "s.textproto").string(), "--rate-scale",
+                                         "1,-2", "--trials", "2", "--out", (dir / "o").string()},
+                                        dir);
+  EXPECT_NE(negative.exit_code, 0);
+  EXPECT_NE(negative.err.find("--rate-scale"), std::string::npos) << negative.err;
+  const CliResult one_trial =
+      run_hplsim({"sensitivity", (dir / "s.textproto").string(), "--rate-scale", "1", "--trials", "1"}, dir);
+  EXPECT_EQ(one_trial.exit_code, 2);
+  EXPECT_NE(one_trial.err.find("--trials"), std::string::npos) << one_trial.err;
+}
+
+} // namespace
+} // namespace hplsim::sim::testing
