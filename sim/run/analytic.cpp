@@ -78,9 +78,15 @@ std::vector<StepRecord> analytic_steps(const ResolvedScenario& sc) {
   const auto dev = gpu ? traces::GPU : traces::CPU;
   const double beta = node.nic_bandwidth_bytes_per_s;
   double alpha = 2.0 * node.nic_latency_s;
+  // A minimal path between groups: 3 switch-to-switch links and 4 switches
+  // (dragonfly: local, global, local; DragonFly+: up to a spine, global,
+  // down to the leaf); a fat tree: up and down, 3 switches.
   if (sc.machine.topology.kind == TopologyKind::Dragonfly)
     alpha += 3.0 * sc.machine.topology.dragonfly.link_latency_s +
              4.0 * sc.machine.topology.dragonfly.switch_latency_s;
+  else if (sc.machine.topology.kind == TopologyKind::DragonflyPlus)
+    alpha += 3.0 * sc.machine.topology.dragonfly_plus.link_latency_s +
+             4.0 * sc.machine.topology.dragonfly_plus.switch_latency_s;
   else
     alpha += 2.0 * sc.machine.topology.fat_tree.link_latency_s +
              3.0 * sc.machine.topology.fat_tree.switch_latency_s;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "topologies/dragonfly.hpp"
+#include "topologies/dragonfly_plus.hpp"
 #include "topologies/fat_tree.hpp"
 
 namespace hplsim::sim {
@@ -27,6 +28,25 @@ std::unique_ptr<topo::Topology> make_topology(const MachineConfig& machine) {
     p.link_latency_s = t.dragonfly.link_latency_s;
     p.switch_latency_s = t.dragonfly.switch_latency_s;
     return std::make_unique<topo::DragonflyTopology>(p);
+  }
+  if (t.kind == TopologyKind::DragonflyPlus) {
+    const DragonflyPlusConfig& d = t.dragonfly_plus;
+    topo::DragonflyPlusParams p;
+    p.groups = d.groups;
+    p.leaves_per_group = d.leaves_per_group;
+    p.spines_per_group = d.spines_per_group;
+    p.links_per_leaf_spine = d.links_per_leaf_spine;
+    p.endpoint_ports_per_leaf = d.endpoint_ports_per_leaf;
+    p.global_links_per_group_pair = d.global_links_per_group_pair;
+    p.global_ports_per_spine = d.global_ports_per_spine;
+    p.nics_per_node = node.nics_per_node();
+    p.nodes = t.nodes;
+    p.nic_bandwidth_bytes_per_s = node.nic_bandwidth_bytes_per_s;
+    p.leaf_spine_link_bandwidth_bytes_per_s = d.leaf_spine_link_bandwidth_bytes_per_s;
+    p.global_link_bandwidth_bytes_per_s = d.global_link_bandwidth_bytes_per_s;
+    p.link_latency_s = d.link_latency_s;
+    p.switch_latency_s = d.switch_latency_s;
+    return std::make_unique<topo::DragonflyPlusTopology>(p);
   }
   topo::FatTreeParams p;
   p.leaf_switches = t.fat_tree.leaf_switches;
@@ -76,6 +96,7 @@ std::vector<int> links_of_class(const topo::Topology& topology, LinkClass link_c
   const auto& links = topology.links();
   for (std::size_t i = 0; i < links.size(); ++i) {
     const topo::LinkKind k = links[i].kind;
+    // Leaf: the fat tree's and the DragonFly+'s leaf-spine links (inside a group).
     const bool local = k == topo::LinkKind::Local || k == topo::LinkKind::Leaf;
     if ((link_class == SWITCH_LOCAL && local) || (link_class == GLOBAL && k == topo::LinkKind::Global))
       ids.push_back(static_cast<int>(i));

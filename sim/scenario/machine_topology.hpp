@@ -25,8 +25,9 @@ PathFigures nominal_path(const ResolvedScenario& scenario, int node_a, int node_
 
 /// The topology's links of a fault class (sim/scenario/faults.proto), in index
 /// order: NIC_PORT by (node, nic); SWITCH_LOCAL the dragonfly's intra-group and
-/// the fat tree's leaf-spine links, GLOBAL the dragonfly's inter-group links,
-/// each in the topology's link order. Empty when the topology has none.
+/// the fat tree's and DragonFly+'s leaf-spine links, GLOBAL the dragonfly's and
+/// DragonFly+'s inter-group links, each in the topology's link order. Empty
+/// when the topology has none.
 std::vector<int> links_of_class(const topo::Topology& topology, LinkClass link_class);
 
 } // namespace hplsim::sim

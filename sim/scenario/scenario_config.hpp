@@ -21,7 +21,7 @@
 
 namespace hplsim::sim {
 
-enum class TopologyKind { Dragonfly, FatTree };
+enum class TopologyKind { Dragonfly, FatTree, DragonflyPlus };
 
 struct DragonflyConfig {
   int groups = 0;
@@ -45,13 +45,28 @@ struct FatTreeConfig {
   double switch_latency_s = 0.0;
 };
 
+struct DragonflyPlusConfig {
+  int groups = 0;
+  int leaves_per_group = 0;
+  int spines_per_group = 0;
+  int endpoint_ports_per_leaf = 0;
+  int links_per_leaf_spine = 1;
+  int global_links_per_group_pair = 0; // 0 only when groups == 1 and unset
+  int global_ports_per_spine = 0;      // 0 only when groups == 1 and unset
+  double leaf_spine_link_bandwidth_bytes_per_s = 0.0;
+  double global_link_bandwidth_bytes_per_s = 0.0;
+  double link_latency_s = 0.0;
+  double switch_latency_s = 0.0;
+};
+
 struct TopologyConfig {
   TopologyKind kind = TopologyKind::Dragonfly;
-  DragonflyConfig dragonfly; // meaningful when kind == Dragonfly
-  FatTreeConfig fat_tree;    // meaningful when kind == FatTree
+  DragonflyConfig dragonfly;          // meaningful when kind == Dragonfly
+  FatTreeConfig fat_tree;             // meaningful when kind == FatTree
+  DragonflyPlusConfig dragonfly_plus; // meaningful when kind == DragonflyPlus
   topo::Routing routing = topo::Routing::Minimal;
   int nodes = 0;               // compute nodes present (topology.nodes, or port_capacity_nodes)
-  int port_capacity_nodes = 0; // endpoint ports / NICs per node (integer division)
+  int port_capacity_nodes = 0; // endpoint ports / NICs per node (integer division; DragonFly+: per leaf)
 };
 
 struct NodeConfig {

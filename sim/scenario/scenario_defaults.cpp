@@ -43,6 +43,25 @@ FatTreeConfig resolve_fat_tree(const FatTree& f) {
   return out;
 }
 
+DragonflyPlusConfig resolve_dragonfly_plus(const DragonflyPlus& d) {
+  DragonflyPlusConfig out;
+  set_if(d.has_groups(), d.groups(), out.groups);
+  set_if(d.has_leaves_per_group(), d.leaves_per_group(), out.leaves_per_group);
+  set_if(d.has_spines_per_group(), d.spines_per_group(), out.spines_per_group);
+  set_if(d.has_endpoint_ports_per_leaf(), d.endpoint_ports_per_leaf(), out.endpoint_ports_per_leaf);
+  set_if(d.has_links_per_leaf_spine(), d.links_per_leaf_spine(), out.links_per_leaf_spine);
+  set_if(d.has_global_links_per_group_pair(), d.global_links_per_group_pair(),
+         out.global_links_per_group_pair);
+  set_if(d.has_global_ports_per_spine(), d.global_ports_per_spine(), out.global_ports_per_spine);
+  set_if(d.has_leaf_spine_link_bandwidth_bytes_per_s(), d.leaf_spine_link_bandwidth_bytes_per_s(),
+         out.leaf_spine_link_bandwidth_bytes_per_s);
+  set_if(d.has_global_link_bandwidth_bytes_per_s(), d.global_link_bandwidth_bytes_per_s(),
+         out.global_link_bandwidth_bytes_per_s);
+  set_if(d.has_link_latency_s(), d.link_latency_s(), out.link_latency_s);
+  set_if(d.has_switch_latency_s(), d.switch_latency_s(), out.switch_latency_s);
+  return out;
+}
+
 NodeConfig resolve_node(const Node& n) {
   NodeConfig out;
   set_if(n.has_sockets(), n.sockets(), out.sockets);
@@ -77,6 +96,14 @@ TopologyConfig resolve_topology(const Topology& t, const NodeConfig& node) {
     out.kind = TopologyKind::FatTree;
     out.fat_tree = resolve_fat_tree(t.fat_tree());
     ports = static_cast<long long>(out.fat_tree.leaf_switches) * out.fat_tree.endpoint_ports_per_leaf;
+  } else if (t.has_dragonfly_plus()) {
+    out.kind = TopologyKind::DragonflyPlus;
+    out.dragonfly_plus = resolve_dragonfly_plus(t.dragonfly_plus());
+    const DragonflyPlusConfig& d = out.dragonfly_plus;
+    // Whole nodes per leaf (a node's NICs share one leaf), counted as ports.
+    const int nics = node.nics_per_node();
+    const long long per_leaf = nics > 0 ? d.endpoint_ports_per_leaf / nics * nics : 0;
+    ports = static_cast<long long>(d.groups) * d.leaves_per_group * per_leaf;
   } else {
     out.kind = TopologyKind::Dragonfly;
     out.dragonfly = resolve_dragonfly(t.dragonfly());
@@ -320,7 +347,15 @@ const char* to_string(Affinity affinity) {
 }
 
 const char* to_string(TopologyKind kind) {
-  return kind == TopologyKind::Dragonfly ? "dragonfly" : "fat-tree";
+  switch (kind) {
+  case TopologyKind::Dragonfly:
+    return "dragonfly";
+  case TopologyKind::FatTree:
+    return "fat-tree";
+  case TopologyKind::DragonflyPlus:
+    return "dragonfly-plus";
+  }
+  return "?";
 }
 
 } // namespace hplsim::sim

@@ -65,11 +65,38 @@ void check_fat_tree(const MessageCheck& f) {
   f.non_negative("switch_latency_s");
 }
 
+void check_dragonfly_plus(const MessageCheck& d) {
+  for (const char* field : {"groups", "leaves_per_group", "spines_per_group", "endpoint_ports_per_leaf"})
+    d.at_least(field, 1, Need::Required);
+  d.at_least("links_per_leaf_spine", 1);
+  if (d.integer("groups") > 1)
+    for (const char* field : {"global_links_per_group_pair", "global_ports_per_spine"})
+      d.required(field, "with groups > 1 (groups = " + str(d.integer("groups")) + ")");
+  d.at_least("global_links_per_group_pair", 1);
+  d.at_least("global_ports_per_spine", 0);
+  // Shpiner et al. 2017: a group's global links end on its spines, spread
+  // round-robin (topologies/dragonfly_plus.hpp): the busiest spine needs this many ports.
+  const Int ends = (d.integer("groups") - 1) * d.integer("global_links_per_group_pair");
+  const Int needed = (ends + d.integer("spines_per_group") - 1) / d.integer("spines_per_group");
+  if (d.integer("global_ports_per_spine") < needed)
+    d.fail("global_ports_per_spine",
+           d.path("global_ports_per_spine") + " = " + str(d.integer("global_ports_per_spine")) +
+               " is too few: ceil((groups-1)*global_links_per_group_pair / spines_per_group) = ceil(" +
+               str(ends) + " / " + str(d.integer("spines_per_group")) + ") = " + str(needed) +
+               " global links end on the busiest spine",
+           {d.path("global_ports_per_spine"), d.path("global_links_per_group_pair"),
+            d.path("spines_per_group")});
+  d.positive("leaf_spine_link_bandwidth_bytes_per_s", Need::Required);
+  d.positive("global_link_bandwidth_bytes_per_s", Need::Required);
+  d.non_negative("link_latency_s");
+  d.non_negative("switch_latency_s");
+}
+
 /// Topology fields and its node capacity (needs the node's NIC count).
 void check_topology(const Checker& c, const Topology& t, const MessageCheck& node) {
   const MessageCheck topo(c, t, "machine.topology");
-  if (!t.has_dragonfly() && !t.has_fat_tree())
-    c.fail("machine.topology", "machine.topology: one of dragonfly, fat_tree is required");
+  if (!t.has_dragonfly() && !t.has_fat_tree() && !t.has_dragonfly_plus())
+    c.fail("machine.topology", "machine.topology: one of dragonfly, fat_tree, dragonfly_plus is required");
   const Int nics = node.integer("sockets") * node.integer("nics_per_socket");
   const std::string nic_text = "(sockets*nics_per_socket) = (" + str(node.integer("sockets")) + "*" +
                                str(node.integer("nics_per_socket")) + ")";
@@ -90,6 +117,19 @@ void check_topology(const Checker& c, const Topology& t, const MessageCheck& nod
                     str(d.integer("groups")) + "*" + str(d.integer("switches_per_group")) + "*" +
                     str(d.integer("endpoint_ports_per_switch")) + " / " + str(nics) + " = " +
                     (exact > capacity ? "more than " : "") + str(capacity);
+  } else if (t.has_dragonfly_plus()) {
+    const MessageCheck d(c, t.dragonfly_plus(), "machine.topology.dragonfly_plus");
+    check_dragonfly_plus(d);
+    // Whole nodes per leaf (a node's NICs share one leaf); three int32 factors: 128 bits.
+    __extension__ using Wide = __int128;
+    const Wide exact = Wide{d.integer("groups")} * d.integer("leaves_per_group") *
+                       (d.integer("endpoint_ports_per_leaf") / nics);
+    capacity = static_cast<Int>(std::min<Wide>(exact, std::numeric_limits<Int>::max()));
+    kind_path = d.path();
+    capacity_text = "groups*leaves_per_group*floor(endpoint_ports_per_leaf / " + nic_text +
+                    ") = " + str(d.integer("groups")) + "*" + str(d.integer("leaves_per_group")) + "*floor(" +
+                    str(d.integer("endpoint_ports_per_leaf")) + " / " + str(nics) +
+                    ") = " + (exact > capacity ? "more than " : "") + str(capacity);
   } else {
     const MessageCheck f(c, t.fat_tree(), "machine.topology.fat_tree");
     check_fat_tree(f);
