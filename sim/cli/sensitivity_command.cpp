@@ -5,6 +5,7 @@
 // engine per process; in fast mode the fault-free windows are then simulated
 // once for all the scales); under MPI the trials are split across the ranks
 // (trial i on rank i mod size) and rank 0 gathers them.
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <memory>

@@ -1,5 +1,6 @@
 #include "sim/study/sensitivity.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <iomanip>
