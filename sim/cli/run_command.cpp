@@ -131,7 +131,7 @@ int run(RunArgs a, const CLI::App& cmd) {
               << sc.workload.nb << ", " << sc.workload.p << " x " << sc.workload.q << " on "
               << sc.workload.nodes << " nodes (" << sc.workload.ranks_per_node << " ranks per node), mode "
               << to_string(effective_mode(sc)) << "\n"
-              << memory_report(sc) << "\n";
+              << (sc.rederive_note.empty() ? "" : sc.rederive_note + "\n") << memory_report(sc) << "\n";
     return 0;
   }
   // A configuration real HPL could not allocate is refused before anything runs.

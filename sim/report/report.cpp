@@ -152,6 +152,7 @@ std::string summary_json_text(const RunResult& result) {
                                               : nlohmann::ordered_json(nullptr);
   if (result.has_faults) j["faults"] = faults_summary_json(result);
   if (!result.prescreen.empty()) j["prescreen"] = result.prescreen;
+  if (!result.rederived.empty()) j["rederived"] = result.rederived;
   add_reference_json(result, j);
   if (result.benchmark == "hpl-mxp") {
     j["refinement_s"] = result.refinement_s;
@@ -314,6 +315,7 @@ void print_summary(const RunResult& result, std::ostream& out) {
     out << "Outcome: FAILED: "
         << (result.failure.empty() ? std::string("(no reason recorded)") : result.failure) << '\n';
   if (!result.prescreen.empty()) out << result.prescreen << "\n";
+  if (!result.rederived.empty()) out << result.rederived << "\n";
   if (result.has_faults) print_faults(result, out);
   if (result.fits_in_memory == false)
     out << "Memory: the matrix does NOT fit in the declared memory (simulated anyway, as asked)\n";

@@ -101,6 +101,7 @@ struct RunResult {
   std::string
       panel_exchange;    // HPL's workload.hpl.panel_exchange ("p2p", "hybrid", "collective"); empty for MxP
   std::string prescreen; // what pre-screening did (empty without it)
+  std::string rederived; // --nodes K: what the grid rule re-derived (empty without it)
   bool has_faults = false;
   std::vector<FaultOutcome> faults;
   double lost_work_s = 0.0;     // an aborted run: the allocation time it used for nothing

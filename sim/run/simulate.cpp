@@ -90,6 +90,7 @@ RunResult initial_result(const ResolvedScenario& sc, const char* mode) {
   r.steps = sc.workload.steps();
   r.fits_in_memory = fits_in_memory(sc);
   r.prescreen = sc.prescreen_note;
+  r.rederived = sc.rederive_note;
   const auto& fit_targets = sc.machine.variability.fit_targets();
   if (!fit_targets.empty()) {
     r.calibration = "calibrated";

@@ -33,6 +33,8 @@ struct LoadedScenario {
   // its path is kept here so the outputs can say what was left out.
   bool sourced_only = false;
   std::string left_out_fitted_path;
+  // --nodes K alone: what the grid rule re-derived (P x Q, N); empty otherwise.
+  std::string rederive_note;
 };
 
 } // namespace hplsim::sim

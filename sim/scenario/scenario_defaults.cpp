@@ -217,6 +217,7 @@ ResolvedScenario resolve(const LoadedScenario& loaded) {
   out.faults = s.faults();
   if (s.has_reference()) out.reference = s.reference();
   out.left_out_fitted_path = loaded.left_out_fitted_path;
+  out.rederive_note = loaded.rederive_note;
   const Machine& m = s.machine();
   out.machine.name = m.name();
   out.machine.node = resolve_node(m.node());

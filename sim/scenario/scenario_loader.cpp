@@ -13,6 +13,7 @@
 #include <limits>
 #include <sstream>
 
+#include "sim/scenario/grid_rule.hpp"
 #include "sim/scenario/scenario_check.hpp"
 #include "sim/scenario/scenario_validate.hpp"
 #include "sim/support/suggest.hpp"
@@ -275,6 +276,48 @@ void apply_overrides(Scenario& scenario, const ScenarioOverrides& o, detail::Ove
   }
 }
 
+// --nodes K: the run re-derived for K nodes by the grid rule
+// (sim/scenario/grid_rule.hpp), P x Q unless --P, --Q or --set gives either,
+// N unless --N or --set gives it. Returns what was done ("" when nothing
+// changed); the values are logged as the flag's, so a problem with them
+// names --nodes.
+std::string rederive_for_nodes_flag(const Workload& file, Scenario& scenario, const ScenarioOverrides& o,
+                                    detail::OverrideLog& log) {
+  if (!o.nodes || !scenario.has_workload()) return "";
+  Workload& w = *scenario.mutable_workload();
+  const bool grid_given = log.find({"workload.p", "workload.q"}) != nullptr;
+  const bool n_given = log.find({"workload.n"}) != nullptr;
+  if ((grid_given && n_given) || file.p() < 1 || file.q() < 1 || file.n() < 1 || w.nb() < 1 || *o.nodes < 1 ||
+      (w.has_ranks_per_node() && w.ranks_per_node() < 1))
+    return ""; // nothing to re-derive, or validation reports the bad field
+  // The scenario file's run (its grid's shape, its matrix memory per rank),
+  // at the NB and ranks per node now in effect.
+  WorkloadConfig from;
+  from.p = file.p();
+  from.q = file.q();
+  from.n = file.n();
+  from.nb = w.nb();
+  from.ranks_per_node = w.has_ranks_per_node() ? w.ranks_per_node() : 1;
+  const Rederived r = rederive_for_nodes(from, *o.nodes);
+  std::string note;
+  const std::string label = "--nodes " + std::to_string(*o.nodes) + " (re-derived)";
+  if (!grid_given && (r.p != from.p || r.q != from.q)) {
+    w.set_p(r.p);
+    w.set_q(r.q);
+    log.record("workload.p", label);
+    log.record("workload.q", label);
+    note = "P x Q " + std::to_string(from.p) + " x " + std::to_string(from.q) + " -> " + std::to_string(r.p) +
+           " x " + std::to_string(r.q);
+  }
+  if (!n_given && r.n != from.n) {
+    w.set_n(r.n);
+    log.record("workload.n", label);
+    note += (note.empty() ? "" : ", ") + std::string("N ") + std::to_string(from.n) + " -> " + std::to_string(r.n);
+  }
+  if (note.empty()) return "";
+  return "--nodes " + std::to_string(*o.nodes) + ": " + note + " (" + kRederiveRule + ")";
+}
+
 LoadedScenario load(const std::string& text, const std::string& path, const ScenarioOverrides& overrides) {
   LoadedScenario loaded;
   loaded.path = path;
@@ -283,7 +326,9 @@ LoadedScenario load(const std::string& text, const std::string& path, const Scen
   pb::TextFormat::ParseInfoTree tree;
   detail::parse_textproto(text, path, loaded.scenario, tree);
   detail::OverrideLog log;
+  const Workload file = loaded.scenario.workload();
   apply_overrides(loaded.scenario, overrides, log);
+  loaded.rederive_note = rederive_for_nodes_flag(file, loaded.scenario, overrides, log);
   detail::validate_scenario(loaded, tree, log);
   return loaded;
 }

@@ -27,7 +27,8 @@ std::map<std::string, hm::KernelParams> by_name(const hm::KernelCalibration& c) 
 
 const char* const kKernelFiles[] = {"aurora-node.textproto", "aurora-node-noamx.textproto",
                                     "aurora-node-gpu1500.textproto", "cpu-workstation.textproto"};
-const char* const kProtocolFiles[] = {"marenostrum4-opa.textproto", "bxi-v2.textproto"};
+const char* const kProtocolFiles[] = {"marenostrum4-opa.textproto", "bxi-v2.textproto",
+                                      "infiniband-ndr.textproto"};
 const char* const kVariabilityFiles[] = {"aurora-at-scale.textproto", "marenostrum4-noise.textproto"};
 const char* const kMpiFiles[] = {"mpich-3.2-collectives.textproto"};
 

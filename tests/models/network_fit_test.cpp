@@ -10,6 +10,7 @@
 #include "models/calibration_io.hpp"
 #include "models/network_fit.hpp"
 #include "models/osu_prediction.hpp"
+#include "models/protocol_model.hpp"
 #include "test_files.hpp"
 
 namespace hm = hplsim::models;
@@ -189,4 +190,50 @@ TEST(ProtocolPresets, BxiV2PresetMatchesPublishedSaturation) {
   EXPECT_NEAR(hm::osu_bw_prediction_bytes_per_s(p, 1e-6, p.reference_path_bandwidth_bytes_per_s(), 4 << 20),
               11.0e9, 0.01 * 11.0e9);
   EXPECT_FALSE(p.has_reference_path_latency_s());
+}
+
+TEST(ProtocolPresets, InfinibandNdrPresetIsConsistentWithItsSources) {
+  // models/calibrations/infiniband-ndr.textproto: UCX's own estimates for NDR rc_mlx5
+  // (ConnectX-7) at the protocol switch points `ucx_info -e` prints for Open MPI's
+  // MPI_Send; every figure's source is in the file's header.
+  const hm::ProtocolParams p = hm::load_protocol_params(
+      hplsim::models::testing::source_path("models/calibrations/infiniband-ndr.textproto"));
+  const hm::ProtocolModel m(p);
+  // Eager threshold: UCX's RNDV_SEND_NBR_THRESH "256k" (a fast-completion send from host memory).
+  ASSERT_GT(p.eager_threshold_bytes(), 0);
+  EXPECT_EQ(p.eager_threshold_bytes(), 262144);
+  // The last segment is the rendezvous one and starts at the threshold; every eager
+  // protocol switch (2039, 8247, 16677 B) lies below it.
+  ASSERT_GE(p.segments_size(), 2);
+  EXPECT_EQ(p.segments(p.segments_size() - 1).min_bytes(), p.eager_threshold_bytes());
+  for (int i = 0; i + 1 < p.segments_size(); ++i)
+    EXPECT_LT(p.segments(i).min_bytes(), p.eager_threshold_bytes()) << "segment " << i;
+  EXPECT_TRUE(m.is_eager(262143.0));
+  EXPECT_FALSE(m.is_eager(262144.0));
+  EXPECT_GT(p.send_overhead_s(), 0.0);
+  EXPECT_GT(p.recv_overhead_s(), 0.0);
+  EXPECT_GT(p.rendezvous_extra_latency_s(), 0.0);
+  // Every segment runs at UCX's NDR200 rate, `ucx_info -d` "bandwidth: 22873.66/ppn"
+  // MB/s (2^20 B) over the 25e9 B/s link (ucx issue #10669): 0.959391; no reference
+  // bandwidth, so the fraction carries over to a 400 Gb/s port unchanged.
+  for (int i = 0; i < p.segments_size(); ++i)
+    EXPECT_NEAR(p.segments(i).bandwidth_factor(), 22873.66 * 1048576.0 / 25e9, 1e-6) << "segment " << i;
+  EXPECT_FALSE(p.has_reference_path_bandwidth_bytes_per_s());
+  EXPECT_FALSE(m.prices_intra_node()); // UCX uses shared memory inside a node
+  // The multi-fragment switch (8247 B) swaps the per-byte copies for one fragment's
+  // copy-in and copy-out: continuous within the 5 ns of protocol overhead it adds.
+  EXPECT_NEAR(m.extra_latency_s(8247.0), m.extra_latency_s(8246.0), 10e-9);
+
+  // Zero-byte latency on the one-switch reference path (UCX's NDR latency estimate,
+  // 600 ns): send 280 ns + path 600 ns + receive 240 ns = 1.12 us.
+  const double L = p.reference_path_latency_s(), B = 25e9;
+  EXPECT_DOUBLE_EQ(L, 600e-9);
+  EXPECT_NEAR(m.message_latency_s(L, 0.0), 1.12e-6, 1e-12);
+  // The published NDR MPI latency: Azure HBv4 / HX (ConnectX-7 NDR, HPC-X osu_latency),
+  // "RDMA latency & bandwidth | < 2 microseconds (1 byte)"
+  // (learn.microsoft.com/azure/virtual-machines/hbv4-performance). An upper bound, not a
+  // point, so the tolerance is one-sided plus a floor: 1 B within [0.5, 1] x 2 us.
+  const double one_byte = m.message_latency_s(L, 1.0) + 1.0 / (B * m.bandwidth_factor(1.0));
+  EXPECT_LE(one_byte, 2e-6);
+  EXPECT_GE(one_byte, 0.5 * 2e-6);
 }
