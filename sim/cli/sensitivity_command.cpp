@@ -5,11 +5,13 @@
 // engine per process; in fast mode the fault-free windows are then simulated
 // once for all the scales); under MPI the trials are split across the ranks
 // (trial i on rank i mod size) and rank 0 gathers them.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "sim/cli/commands.hpp"
@@ -50,13 +52,26 @@ std::string strategy_of(const ResolvedScenario& sc) {
 int sensitivity(SensitivityArgs a, const CLI::App& cmd) {
   if (!a.mode.empty()) a.overrides.mode = a.mode;
   if (cmd.count("--seed") > 0) a.overrides.seed = a.seed;
-  for (const auto& [flag, values] :
-       {std::pair{"--rate-scale", &a.rate_scales}, std::pair{"--duration-scale", &a.duration_scales}})
-    for (const double v : *values)
-      if (!(v >= 0.0) || !std::isfinite(v))
-        throw InputError(std::string(flag) + ": a scale must be a finite number >= 0 (got " +
-                         std::to_string(v) + ")");
+  // Rates may be 0 (no flap drawn); a flap's duration may not.
+  for (const auto& [flag, values, zero] : {std::tuple{"--rate-scale", &a.rate_scales, true},
+                                           std::tuple{"--duration-scale", &a.duration_scales, false}}) {
+    for (std::size_t i = 0; i < values->size(); ++i) {
+      const double v = (*values)[i];
+      if (!std::isfinite(v) || v < 0.0 || (v == 0.0 && !zero))
+        throw InputError(std::string(flag) + ": a scale must be a finite number " + (zero ? ">= 0" : "> 0") +
+                         " (got " + std::to_string(v) + ")");
+      if (std::find(values->begin(), values->begin() + static_cast<std::ptrdiff_t>(i), v) !=
+          values->begin() + static_cast<std::ptrdiff_t>(i))
+        throw InputError(std::string(flag) + ": " + std::to_string(v) + " is given twice");
+    }
+  }
+  for (std::size_t i = 0; i < a.strategies.size(); ++i)
+    if (std::find(a.strategies.begin(), a.strategies.begin() + static_cast<std::ptrdiff_t>(i),
+                  a.strategies[i]) != a.strategies.begin() + static_cast<std::ptrdiff_t>(i))
+      throw InputError("--strategies: " + a.strategies[i] + " is given twice");
   const ResolvedScenario base = resolve(load_scenario(a.path, a.overrides));
+  if (effective_mode(base) == Mode::Analytic)
+    throw InputError("sensitivity: the analytic mode does not simulate flaps; give --mode fast or reference");
   bool flaps = false;
   if (base.faults.has_flap_process())
     for (const auto& c : base.faults.flap_process().classes())
@@ -104,15 +119,23 @@ int sensitivity(SensitivityArgs a, const CLI::App& cmd) {
       [&](std::size_t s) {
         const TrialsResult t = simulate_trials(scenarios[s], options);
         FaultFreeFigures figures{t.fault_free.time_s, t.fault_free.rmax_flops_per_s};
-        if (!(figures.time_s > 0.0)) {
+        if (!(figures.time_s > 0.0) && world.is_root()) { // only rank 0 writes the figures
           // Reference mode simulates the trials alone (each in a process of
           // its own): the run without faults is one more such process.
+          // Without the flaps and node failures; degradations stay, as in
+          // fast mode's fault-free run.
           ResolvedScenario no_faults = scenarios[s];
-          no_faults.faults.Clear();
+          no_faults.faults.clear_flap_process();
+          no_faults.faults.clear_link_flaps();
+          no_faults.faults.clear_failure_process();
+          no_faults.faults.clear_node_failures();
           run_in_children(
               1, 1,
               [&](std::size_t) {
                 const RunResult r = simulate(no_faults, {});
+                if (!r.completed)
+                  throw std::runtime_error("sensitivity: the run without faults did not complete: " +
+                                           r.failure);
                 ByteWriter fw;
                 fw.put(FaultFreeFigures{r.time_s, r.rmax_flops_per_s});
                 return fw.take();

@@ -44,7 +44,8 @@ void sensitivity_section(Page& page, const fs::path& dir, const Csv& csv) {
         "multipliers of the scenario's flap process"},
        {"trials", std::to_string(trials) + " at every scale",
         "the same draws at each: common random numbers"},
-       {"scales where a run failed", std::to_string(failed_cells), "", failed_cells > 0 ? "bad" : nullptr}});
+       {"cells with a failed run", std::to_string(failed_cells) + " of " + std::to_string(csv.rows.size()),
+        "strategy and scale pairs where some trial did not complete", failed_cells > 0 ? "bad" : nullptr}});
   page.paragraph(
       "The scenario's trials with every flap class's rate per link and mean duration multiplied by the "
       "scales "

@@ -72,14 +72,17 @@ std::vector<TrialRow> reference_trials(const std::vector<ResolvedScenario>& scal
 } // namespace
 
 ResolvedScenario with_flap_scale(const ResolvedScenario& scenario, FlapScale scale) {
-  if (!(scale.rate >= 0.0) || !(scale.duration >= 0.0) || !std::isfinite(scale.rate) ||
+  if (!(scale.rate >= 0.0) || !(scale.duration > 0.0) || !std::isfinite(scale.rate) ||
       !std::isfinite(scale.duration))
-    throw std::invalid_argument("with_flap_scale: the scales must be finite and >= 0");
+    throw std::invalid_argument("with_flap_scale: the rate scale must be finite and >= 0, the duration scale "
+                                "finite and > 0");
   ResolvedScenario out = scenario;
   if (!out.faults.has_flap_process()) return out;
   for (auto& c : *out.faults.mutable_flap_process()->mutable_classes()) {
     c.set_rate_per_link_per_hour(c.rate_per_link_per_hour() * scale.rate);
     c.mutable_duration()->set_mean_s(c.duration().mean_s() * scale.duration);
+    if (!std::isfinite(c.rate_per_link_per_hour()) || !std::isfinite(c.duration().mean_s()))
+      throw std::invalid_argument("with_flap_scale: a scaled rate or duration is not finite");
   }
   return out;
 }

@@ -24,7 +24,8 @@ namespace hplsim::sim {
 /// r and its durations multiplied by d: the scales compare on common random
 /// numbers. Listed flaps are left as they are.
 struct FlapScale {
-  double rate = 1.0, duration = 1.0; ///< >= 0
+  double rate = 1.0;     ///< >= 0
+  double duration = 1.0; ///< > 0 (a flap lasts some time)
 };
 
 /// `scenario` with its flap process scaled by `scale`.

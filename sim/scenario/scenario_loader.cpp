@@ -287,8 +287,9 @@ std::string rederive_for_nodes_flag(const Workload& file, Scenario& scenario, co
   Workload& w = *scenario.mutable_workload();
   const bool grid_given = log.find({"workload.p", "workload.q"}) != nullptr;
   const bool n_given = log.find({"workload.n"}) != nullptr;
+  const std::int64_t ppn = w.has_ranks_per_node() ? w.ranks_per_node() : 1;
   if ((grid_given && n_given) || file.p() < 1 || file.q() < 1 || file.n() < 1 || w.nb() < 1 || *o.nodes < 1 ||
-      (w.has_ranks_per_node() && w.ranks_per_node() < 1))
+      ppn < 1 || std::int64_t{*o.nodes} * ppn > std::numeric_limits<int>::max())
     return ""; // nothing to re-derive, or validation reports the bad field
   // The scenario file's run (its grid's shape, its matrix memory per rank),
   // at the NB and ranks per node now in effect.
@@ -312,7 +313,8 @@ std::string rederive_for_nodes_flag(const Workload& file, Scenario& scenario, co
   if (!n_given && r.n != from.n) {
     w.set_n(r.n);
     log.record("workload.n", label);
-    note += (note.empty() ? "" : ", ") + std::string("N ") + std::to_string(from.n) + " -> " + std::to_string(r.n);
+    note += (note.empty() ? "" : ", ") + std::string("N ") + std::to_string(from.n) + " -> " +
+            std::to_string(r.n);
   }
   if (note.empty()) return "";
   return "--nodes " + std::to_string(*o.nodes) + ": " + note + " (" + kRederiveRule + ")";

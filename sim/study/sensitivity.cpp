@@ -113,7 +113,8 @@ void write_sensitivity_differences_csv(const SensitivityStudy& study, const std:
       const StrategyComparison& c = d.comparison;
       out << number(d.scale.rate) << ',' << number(d.scale.duration) << ',' << c.a << ',' << c.b << ','
           << c.time_s.pairs << ',' << (c.time_s.pairs > 0 ? number(c.time_s.mean) : "") << ','
-          << number(c.time_s.low) << ',' << number(c.time_s.high) << ',' << number(c.p_complete.mean) << ','
+          << (c.time_s.pairs > 0 ? number(c.time_s.low) : "") << ','
+          << (c.time_s.pairs > 0 ? number(c.time_s.high) : "") << ',' << number(c.p_complete.mean) << ','
           << number(c.p_complete.low) << ',' << number(c.p_complete.high) << '\n';
     }
   });
@@ -135,11 +136,12 @@ void write_sensitivity_trials_csv(const SensitivityStudy& study, const ResolvedS
 
 namespace {
 
-// The distinct values of one scale, in the order they first appear.
+// The distinct values of one scale, ascending (the figure's x axis and panels).
 std::vector<double> distinct(const std::vector<FlapScale>& scales, double FlapScale::*field) {
   std::vector<double> out;
   for (const FlapScale& s : scales)
     if (std::find(out.begin(), out.end(), s.*field) == out.end()) out.push_back(s.*field);
+  std::sort(out.begin(), out.end());
   return out;
 }
 

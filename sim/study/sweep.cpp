@@ -282,6 +282,8 @@ std::vector<SweepPoint> sweep_points(const ResolvedScenario& base, const Scenari
       if (sized && !n_given && !fixed_n) {
         pt.overrides.n = same_memory_per_rank_n(w0, ranks, nb);
         pt.n_rederived = true;
+      } else if (sized && !n_given) {
+        pt.overrides.n = w0.n; // --fixed-N: the scenario's N, given, so that --nodes does not re-derive it
       }
       points.push_back(std::move(pt));
     }

@@ -60,12 +60,12 @@ TEST(Sensitivity, ScaleOneIsTheTrialsStudyAndRateZeroDrawsNoFlap) {
   for (std::size_t i = 1; i < sens_rows.size(); ++i) {
     const auto f = fields(sens_rows[i]);
     if (f.at(1) == "0") {
-      EXPECT_EQ(f.at(10), "0") << "flaps_reached at rate x0: " << sens_rows[i];
+      EXPECT_EQ(f.at(11), "0") << "flaps_reached (column 12) at rate x0: " << sens_rows[i];
     } else {
       // "p2p,1,1,<trials.csv's columns>" -> "p2p,<trials.csv's columns>"
       const std::size_t third = f[0].size() + f[1].size() + f[2].size() + 2;
       at_one.push_back(f[0] + sens_rows[i].substr(third));
-      flapped = flapped || f.at(10) != "0";
+      flapped = flapped || f.at(11) != "0";
     }
   }
   EXPECT_TRUE(flapped) << "the draws reach no flap at x1: change the rates";
@@ -99,6 +99,18 @@ TEST(Sensitivity, BadInputIsRefused) {
                                         dir);
   EXPECT_NE(negative.exit_code, 0);
   EXPECT_NE(negative.err.find("--rate-scale"), std::string::npos) << negative.err;
+  for (const std::vector<std::string>& bad : {std::vector<std::string>{"--duration-scale", "0"},
+                                              {"--rate-scale", "1,2,1"},
+                                              {"--mode", "analytic"},
+                                              {"--strategies", "P2P,P2P"}}) {
+    std::vector<std::string> args = {
+        "sensitivity", (dir / "s.textproto").string(), "--trials", "2", "--out", (dir / "o").string()};
+    if (bad[0] != "--rate-scale") args.insert(args.end(), {"--rate-scale", "1"});
+    args.insert(args.end(), bad.begin(), bad.end());
+    const CliResult r = run_hplsim(args, dir);
+    EXPECT_EQ(r.exit_code, 1) << bad[0];
+    EXPECT_NE(r.err.find(bad[0] == "--mode" ? "analytic" : bad[0]), std::string::npos) << r.err;
+  }
   const CliResult one_trial =
       run_hplsim({"sensitivity", (dir / "s.textproto").string(), "--rate-scale", "1", "--trials", "1"}, dir);
   EXPECT_EQ(one_trial.exit_code, 2);

@@ -58,6 +58,20 @@ TEST(Sweep, NIsReDerivedWhenNbOrTheNodesChange) {
   EXPECT_EQ(*nodes[0].overrides.p * *nodes[0].overrides.q, 144);
 }
 
+// --fixed-N holds the scenario's N at every node count: the point gives it,
+// so loading the point (whose --nodes alone would re-derive N) keeps it.
+TEST(Sweep, FixedNHoldsTheScenariosNAtOtherNodeCounts) {
+  const ResolvedScenario base = small_dragonfly(); // N 12,288
+  const auto points = sweep_points(base, {}, {parse_vary("nodes=24")}, std::nullopt, true);
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_EQ(*points[0].overrides.n, 12288);
+  EXPECT_FALSE(points[0].n_rederived);
+  const ResolvedScenario point = resolve(load_scenario(
+      std::string(HPLSIM_SOURCE_DIR) + "/scenarios/small-dragonfly.textproto", points[0].overrides));
+  EXPECT_EQ(point.workload.n, 12288);
+  EXPECT_TRUE(point.rederive_note.empty()) << point.rederive_note;
+}
+
 TEST(Sweep, BadVariesAndGridsNameTheirFlag) {
   EXPECT_THROW(parse_vary("NB"), InputError);
   EXPECT_THROW(parse_vary("colour=red"), InputError);
