@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include <simgrid/Exception.hpp>
+#include <simgrid/kernel/resource/Action.hpp>
 
 namespace hplsim::sim {
 
@@ -25,6 +26,25 @@ void wait_or_die(sg4::ConditionVariable& cv, std::unique_lock<sg4::Mutex>& lock)
     lock.release();
     throw;
   }
+}
+
+// Counts the transfers a link failed as it was turned off: SimGrid fails
+// every transfer crossing a link inside Link::turn_off, one state change to
+// FAILED each (StandardLinkImpl::turn_off); nothing else changes a network
+// action's state during that call. One engine per process, one counter.
+int* g_failed_transfers = nullptr;
+
+void count_failed_transfers_once() {
+  static const bool connected = [] {
+    sg4::Link::on_communication_state_change_cb(
+        [](simgrid::kernel::resource::NetworkAction&, simgrid::kernel::resource::Action::State previous) {
+          using State = simgrid::kernel::resource::Action::State;
+          if (g_failed_transfers != nullptr && (previous == State::INITED || previous == State::STARTED))
+            ++*g_failed_transfers;
+        });
+    return true;
+  }();
+  (void)connected;
 }
 
 } // namespace
@@ -92,7 +112,32 @@ double FaultsRuntime::await_delivery(int from, int to, std::int64_t seq) {
   return at_s;
 }
 
+void FaultsRuntime::watch_cancel(int link, double down_s, int flap) {
+  const PlatformSpec& spec = platform_.spec();
+  const bool fixed_route =
+      spec.routing != topo::Routing::Adaptive ||
+      spec.topology->links().at(static_cast<std::size_t>(link)).kind == topo::LinkKind::Nic;
+  if (!fixed_route) return; // adaptive routing takes the retries around a fabric link
+  sg4::ActorPtr a =
+      sg4::Actor::create("cancel" + std::to_string(flap), platform_.cpu(0), [this, link, down_s, flap]() {
+        // The resends of sender_retry, timed from the loss: each goes through if
+        // the link is up by then.
+        double at_s = down_s;
+        for (const double wait_s : timeline_.retry_waits_s) {
+          at_s += timeline_.retry_timeout_s + wait_s;
+          sg4::this_actor::sleep_until(at_s);
+          if (holds_[link] == 0) return;
+        }
+        sg4::this_actor::sleep_until(at_s + timeline_.retry_timeout_s);
+        abort("transport: a message still failed after " + std::to_string(timeline_.retry_waits_s.size()) +
+                  " retries; its destination was declared undeliverable",
+              flap);
+      });
+  a->daemonize();
+}
+
 void FaultsRuntime::start() {
+  count_failed_transfers_once();
   // Daemon actors: they end with the last rank, so a fault timed after the
   // run's end neither runs nor stretches the simulation.
   for (const FlapEvent& flap : timeline_.flaps) {
@@ -109,8 +154,12 @@ void FaultsRuntime::start() {
       down_.push_back(flap.id);
       // Repeated flaps of one link compose: it is down while any flap holds it.
       if (holds_[flap.link]++ == 0) {
+        int failed = 0;
+        g_failed_transfers = &failed;
         platform_.set_link_on(flap.link, false);
+        g_failed_transfers = nullptr;
         downs_.push_back({sg4::Engine::get_clock(), flap.id});
+        if (failed > 0) watch_cancel(flap.link, sg4::Engine::get_clock(), flap.id);
       }
       sg4::this_actor::sleep_until(origin_s + flap.start_s + flap.duration_s);
       down_.erase(std::find(down_.begin(), down_.end(), flap.id));

@@ -129,6 +129,13 @@ public:
 
 private:
   void abort(const std::string& reason, int event);
+  /// Transfers failed as `link` went down at `down_s` (flap `flap`): when
+  /// their retries must take the same link (a NIC cable, or any link under
+  /// non-adaptive routing) and it is still down at every resend, their chain
+  /// is cancelled 5 T + 24 s after the loss and the run aborts then, whatever
+  /// its ranks are doing (the retry handler acts on its own; a rank learns of
+  /// a failed asynchronous send only when it waits for it).
+  void watch_cancel(int link, double down_s, int flap);
   void note_failure(bool sender, double wait_s, bool first, int event, double failed_s);
   /// The flap a transfer that failed at `failed_s` met: the last to take a link down by then.
   int flap_at(double failed_s) const;

@@ -273,6 +273,24 @@ TEST(FaultsRuntime, ALaterMessageOfThePairWaitsForTheFailedOne) {
   EXPECT_NEAR(c.makespan_s, gemm_02_s + kTransfer_s + 2.0, 1e-3);
 }
 
+// The retry handler's parking (libcxi retry_handler/main.c, nid_tree_inc: a
+// destination is parked after down_nid_pkt_count = 2 packets cancelled
+// UNDELIVERABLE, and traffic to it is then cancelled at its first timeout)
+// is fed by cancels only, and the first cancel ends an HPL job. Two messages
+// of the pair are lost in a 40 s flap of the NIC cable (A at 0.05 s, B at
+// 0.2 s): parking would cancel B early only after A's cancel, and A's cancel
+// at 0.05 + 5T + 24 s is the abort. So the run ends there: not at B's first
+// timeout (what parking on timeouts would give), not at B's own cancel
+// (0.2 + 5T + 24).
+TEST(FaultsRuntime, TheFirstCancelEndsTheRunBeforeParkingCanAct) {
+  const std::int64_t m_02 = 4642; // 2 m^3 / 1e12 = 0.2000 s
+  const std::vector<std::vector<traces::Op>> programs = {
+      {message_op(true, 1, kBytes, 1), gpu_gemm(m_02), message_op(true, 1, kBytes), wait_op(1)},
+      {message_op(false, 0, kBytes, 1), message_op(false, 0, kBytes), wait_op(1)}};
+  const Outcome o = replay_under_faults(nic_flap(40.0), topo::Routing::Minimal, false, programs);
+  EXPECT_NEAR(o.abort_s, kFlapStart_s + 5 * kT + 24.0, 1e-9);
+}
+
 // One GPU GEMM of 2 x 1000^3 flops at 1e12 flop/s (2 ms) on node 0 under a
 // degradation of its GPU to `factor` from `from_s`.
 double degraded_gemm_s(double factor, double from_s) {
