@@ -192,10 +192,12 @@ int sensitivity(SensitivityArgs a, const CLI::App& cmd) {
   write_sensitivity_csv(study, a.out_dir + "/sensitivity.csv");
   write_sensitivity_differences_csv(study, a.out_dir + "/sensitivity-differences.csv");
   write_sensitivity_trials_csv(study, base, a.out_dir + "/sensitivity-trials.csv");
+  write_sensitivity_faults_csv(study, base, a.out_dir + "/sensitivity-faults.csv");
   write_sensitivity_svg(study, a.out_dir + "/sensitivity.svg");
   print_sensitivity(study, std::cout);
   std::cout << "outputs: " << a.out_dir
-            << "/{sensitivity.csv,sensitivity-differences.csv,sensitivity-trials.csv,sensitivity.svg}\n";
+            << "/{sensitivity.csv,sensitivity-differences.csv,sensitivity-trials.csv,sensitivity-faults.csv,"
+               "sensitivity.svg}\n";
   return kExitOk;
 }
 

@@ -7,6 +7,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "sim/report/faults_report.hpp"
 #include "sim/report/format.hpp"
 #include "sim/report/interval_plot_svg.hpp"
 #include "sim/study/trials_study.hpp"
@@ -130,6 +131,23 @@ void write_sensitivity_trials_csv(const SensitivityStudy& study, const ResolvedS
         const FlapScale& s = study.scales[r / n];
         out << in.strategy << ',' << number(s.rate) << ',' << number(s.duration) << ',';
         write_trial_row(out, scenario, in.rows[r]);
+      }
+  });
+}
+
+void write_sensitivity_faults_csv(const SensitivityStudy& study, const ResolvedScenario& scenario,
+                                  const std::string& path) {
+  const std::size_t n = static_cast<std::size_t>(study.trials);
+  write_file_atomically(path, [&](std::ostream& out) {
+    out << "rate_scale,duration_scale,trial,stream," << kFaultsCsvColumns;
+    for (const SensitivityInput& in : study.inputs)
+      for (std::size_t r = 0; r < in.rows.size(); ++r) {
+        const FlapScale& s = study.scales[r / n];
+        for (const auto& f : in.rows[r].events) {
+          out << number(s.rate) << ',' << number(s.duration) << ',' << in.rows[r].trial << ','
+              << scenario.options.seed << ':' << in.rows[r].trial << ',';
+          write_fault_row(out, f, in.strategy);
+        }
       }
   });
 }

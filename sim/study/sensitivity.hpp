@@ -63,6 +63,10 @@ void write_sensitivity_differences_csv(const SensitivityStudy& study, const std:
 /// sensitivity-trials.csv: every trial, its strategy and scales first, then trials.csv's columns.
 void write_sensitivity_trials_csv(const SensitivityStudy& study, const ResolvedScenario& scenario,
                                   const std::string& path);
+/// sensitivity-faults.csv: every event a trial reached, its strategy, scales,
+/// trial and stream first, then faults.csv's columns (what each flap cost).
+void write_sensitivity_faults_csv(const SensitivityStudy& study, const ResolvedScenario& scenario,
+                                  const std::string& path);
 /// sensitivity.svg: a panel per duration scale, the time added against the
 /// rate scale, a series per strategy with its interval; then, when a run
 /// failed anywhere, P(complete) the same way.

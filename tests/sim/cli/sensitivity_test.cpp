@@ -72,6 +72,14 @@ TEST(Sensitivity, ScaleOneIsTheTrialsStudyAndRateZeroDrawsNoFlap) {
   ASSERT_EQ(at_one.size(), 4u);
   for (std::size_t i = 0; i < at_one.size(); ++i)
     EXPECT_EQ(at_one[i], trial_rows[i + 1]) << "row " << i;
+  // What each flap cost: at x1, trial-faults.csv's rows.
+  std::vector<std::string> faults_at_one;
+  const auto sens_faults = lines(read_text(dir / "s" / "sensitivity-faults.csv"));
+  for (std::size_t i = 1; i < sens_faults.size(); ++i)
+    if (sens_faults[i].rfind("1,1,", 0) == 0) faults_at_one.push_back(sens_faults[i].substr(4));
+  const auto trial_faults = lines(read_text(dir / "t" / "trial-faults.csv"));
+  ASSERT_FALSE(faults_at_one.empty());
+  EXPECT_EQ(faults_at_one, std::vector<std::string>(trial_faults.begin() + 1, trial_faults.end()));
   // sensitivity.csv: one row per strategy and scale; at x0 no flap.
   const auto cells = lines(read_text(dir / "s" / "sensitivity.csv"));
   ASSERT_EQ(cells.size(), 5u);
