@@ -71,10 +71,14 @@ void MachineZone::create_links(int ranks) {
   for (int n = 0; n < nodes; ++n) {
     const std::string base = "n" + std::to_string(n);
     shm_.push_back(make_link(base + ".shm", spec_.shm_bandwidth_bytes_per_s, spec_.shm_latency_s));
-    if (spec_.sockets > 1) {
-      upi_.push_back(make_link(base + ".upi01", spec_.upi_bandwidth_bytes_per_s, spec_.upi_latency_s));
-      upi_.push_back(make_link(base + ".upi10", spec_.upi_bandwidth_bytes_per_s, spec_.upi_latency_s));
-    }
+    // A link per ordered pair of sockets (a -> b at upi_index), as UPI,
+    // Infinity Fabric and Grace's CPU-to-CPU links join each pair of a node's
+    // packages: two sockets have 01 and 10.
+    for (int a = 0; a < spec_.sockets; ++a)
+      for (int b = 0; b < spec_.sockets; ++b)
+        if (a != b)
+          upi_.push_back(make_link(base + ".upi" + std::to_string(a) + std::to_string(b),
+                                   spec_.upi_bandwidth_bytes_per_s, spec_.upi_latency_s));
   }
   if (spec_.shm_rank_bandwidth_bytes_per_s > 0)
     for (int r = 0; r < ranks; ++r)
@@ -112,6 +116,13 @@ int MachineZone::nic_for(int rank, int peer) const {
   return first + 1 + static_cast<int>(pair_hash(std::min(rank, peer), std::max(rank, peer)) % spread);
 }
 
+sg4::Link* MachineZone::upi(int node, int from_socket, int to_socket) const {
+  const int s = spec_.sockets;
+  const int pair = from_socket * (s - 1) + (to_socket < from_socket ? to_socket : to_socket - 1);
+  return upi_[static_cast<std::size_t>(node) * static_cast<std::size_t>(s * (s - 1)) +
+              static_cast<std::size_t>(pair)];
+}
+
 void MachineZone::append_network(int from_rank, int to_rank, std::vector<sg4::Link*>& out) const {
   const int node_a = from_rank / spec_.ranks_per_node;
   const int node_b = to_rank / spec_.ranks_per_node;
@@ -121,14 +132,14 @@ void MachineZone::append_network(int from_rank, int to_rank, std::vector<sg4::Li
     // Shared-memory MPI: a copy through the node's memory system, over UPI across sockets.
     out.push_back(shm_[node_a]);
     if (!copy_.empty()) out.push_back(copy_[static_cast<std::size_t>(from_rank)]);
-    if (sa != sb) out.push_back(upi_[2 * node_a + (sa == 0 ? 0 : 1)]);
+    if (sa != sb) out.push_back(upi(node_a, sa, sb));
     return;
   }
   const int nic_a = nic_for(from_rank, to_rank);
   const int nic_b = nic_for(to_rank, from_rank);
   const int nic_socket_a = nic_a / spec_.nics_per_socket;
   const int nic_socket_b = nic_b / spec_.nics_per_socket;
-  if (nic_socket_a != sa) out.push_back(upi_[2 * node_a + (sa == 0 ? 0 : 1)]);
+  if (nic_socket_a != sa) out.push_back(upi(node_a, sa, nic_socket_a));
   const auto* topology = spec_.topology;
   const int tn_a = spec_.node_map[node_a];
   const int tn_b = spec_.node_map[node_b];
@@ -144,7 +155,7 @@ void MachineZone::append_network(int from_rank, int to_rank, std::vector<sg4::Li
   for (const auto& hop : hops_)
     out.push_back(topo_links_[link_index(hop)]);
   out.push_back(topo_links_[2 * topology->nic_link(tn_b, nic_b)]);
-  if (nic_socket_b != sb) out.push_back(upi_[2 * node_b + (nic_socket_b == 0 ? 0 : 1)]);
+  if (nic_socket_b != sb) out.push_back(upi(node_b, nic_socket_b, sb));
 }
 
 double MachineZone::path_load(const std::vector<topo::Hop>& path) const {
@@ -305,7 +316,7 @@ void MachineZone::route(Endpoint a, Endpoint b, std::vector<sg4::Link*>& out) co
     const int mem = socket_of(a.rank);
     const int dev = (mem + 1) % spec_.sockets;
     const int from = a.gpu >= 0 ? dev : mem; // D2H: device socket -> memory socket
-    out.push_back(upi_[2 * node + (from == 0 ? 0 : 1)]);
+    out.push_back(upi(node, from, from == dev ? mem : dev));
   }
   if (b.gpu >= 0) out.push_back(pcie_h2d_[gpu_index(b)]);
 }

@@ -47,6 +47,7 @@ public:
 private:
   sg4::Link* make_link(const std::string& name, double bandwidth_bytes_per_s, double latency_s);
   void append_network(int from_rank, int to_rank, std::vector<sg4::Link*>& out) const;
+  sg4::Link* upi(int node, int from_socket, int to_socket) const;
   // Adaptive routing (UGAL-like, docs/network.md):
   // fills hops_ with the least-loaded of the minimal and a few Valiant paths.
   void route_adaptive(int src_switch, int dst_switch, std::uint64_t salt, double bytes) const;
@@ -68,7 +69,9 @@ private:
   };
   std::vector<LinkRate> topo_rates_;
   std::vector<sg4::Link*> pcie_d2h_, pcie_h2d_; // per (rank, gpu)
-  std::vector<sg4::Link*> upi_;                 // per node: [2*n] socket0->1, [2*n+1] socket1->0
+  // Per node, a link per ordered pair of sockets: node n's a -> b is
+  // [n * S (S - 1) + a (S - 1) + (b < a ? b : b - 1)], S sockets (two: 0->1, 1->0).
+  std::vector<sg4::Link*> upi_;
   std::vector<sg4::Link*> shm_;                 // per node
   std::vector<sg4::Link*> copy_;                // per rank, when shm_rank_bandwidth_bytes_per_s is set
   std::size_t all_links_ = 0;
