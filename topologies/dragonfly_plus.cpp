@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "topologies/group_pairs.hpp"
 #include "topologies/param_check.hpp"
 #include "topologies/salt_hash.hpp"
 
@@ -16,21 +17,6 @@ namespace {
 // graph (as the dragonfly); larger ones from structural_diameter(), which tests
 // check against BFS.
 constexpr int bfs_diameter_max_switches = 256;
-
-// The `rank`-th value of [0, n) once `x` and `y` (x != y, both in range) are skipped.
-int skip_two(int rank, int x, int y) {
-  const int lo = std::min(x, y);
-  const int hi = std::max(x, y);
-  int v = rank;
-  if (v >= lo) ++v;
-  if (v >= hi) ++v;
-  return v;
-}
-
-// Index of pair (i, j), i < j, among the pairs of [0, n) in lexicographic order.
-std::int64_t pair_index(std::int64_t i, std::int64_t j, std::int64_t n) {
-  return i * (2 * n - i - 1) / 2 + (j - i - 1);
-}
 
 } // namespace
 
