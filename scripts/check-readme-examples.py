@@ -27,7 +27,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FULL_SCALE = re.compile(r"aurora-(hpl|mxp)-sc24")
-DRY_RUN_VERBS = {"run", "sweep", "plan"}
+DRY_RUN_VERBS = {"run", "sweep", "plan", "sensitivity"}
 
 
 def commands(readme_text):

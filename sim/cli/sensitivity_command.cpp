@@ -37,6 +37,7 @@ struct SensitivityArgs {
   std::vector<double> rate_scales, duration_scales{1.0};
   std::vector<std::string> strategies;
   int trials = 0, jobs = 0;
+  bool dry_run = false;
 };
 
 // What a strategy's process sends back.
@@ -92,6 +93,18 @@ int sensitivity(SensitivityArgs a, const CLI::App& cmd) {
     ScenarioOverrides o = a.overrides;
     o.set.push_back("workload.hpl.panel_exchange=" + s);
     scenarios.push_back(resolve(load_scenario(a.path, o)));
+  }
+  if (a.dry_run) {
+    const WorkloadConfig& w = base.workload;
+    std::cout << "Sensitivity: " << base.name << ", " << to_string(effective_mode(base)) << " mode, seed "
+              << base.options.seed << ": N " << w.n << ", NB " << w.nb << ", " << w.p << " x " << w.q
+              << " on " << w.nodes << " nodes\n"
+              << scales.size() << " flap scales x " << a.trials << " trials x " << scenarios.size()
+              << " strateg" << (scenarios.size() == 1 ? "y" : "ies") << " = "
+              << scales.size() * static_cast<std::size_t>(a.trials) * scenarios.size() << " runs\n";
+    for (const FlapScale& s : scales)
+      std::cout << "  rate x" << s.rate << ", duration x" << s.duration << "\n";
+    return kExitOk;
   }
   if (a.out_dir.empty())
     a.out_dir = "hplsim-out/" + std::filesystem::path(a.path).stem().string() + "-sensitivity";
@@ -232,6 +245,8 @@ Command add_sensitivity_command(CLI::App& app) {
   cmd->add_option("--seed", args->seed, "Random seed (default: the scenario's)");
   cmd->add_option("--out", args->out_dir,
                   "Output directory (default: hplsim-out/<scenario name>-sensitivity)");
+  cmd->add_flag("--dry-run", args->dry_run,
+                "Validate the scenario, the flags and every cell, list the grid and stop");
   add_scenario_flags(cmd, args->overrides);
   return {cmd, [args, cmd]() { return sensitivity(*args, *cmd); }};
 }

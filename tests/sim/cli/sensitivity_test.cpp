@@ -119,6 +119,13 @@ TEST(Sensitivity, BadInputIsRefused) {
     EXPECT_EQ(r.exit_code, 1) << bad[0];
     EXPECT_NE(r.err.find(bad[0] == "--mode" ? "analytic" : bad[0]), std::string::npos) << r.err;
   }
+  // --dry-run validates and lists the grid without simulating.
+  const CliResult dry = run_hplsim({"sensitivity", (dir / "s.textproto").string(), "--rate-scale", "1,4",
+                                    "--duration-scale", "1,8", "--trials", "3", "--dry-run"},
+                                   dir);
+  EXPECT_EQ(dry.exit_code, 0) << dry.err;
+  EXPECT_NE(dry.out.find("4 flap scales x 3 trials x 1 strategy = 12 runs"), std::string::npos) << dry.out;
+  EXPECT_NE(dry.out.find("rate x4, duration x8"), std::string::npos) << dry.out;
   const CliResult one_trial =
       run_hplsim({"sensitivity", (dir / "s.textproto").string(), "--rate-scale", "1", "--trials", "1"}, dir);
   EXPECT_EQ(one_trial.exit_code, 2);
