@@ -25,10 +25,15 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 #     binary through the same paths as the CLI tests, for minutes.
 #   ScenarioExpect.*: each shipped scenario's stated figures, whole runs of the
 #     paths the engine and CLI tests cover on smaller inputs.
+#   Sensitivity.ScaleOneIsTheTrialsStudyAndRateZeroDrawsNoFlap: a trials
+#     study and a sensitivity study of the same scenario, compared row by row
+#     (7.5 min instrumented); the trials paths run instrumented in Trials.*,
+#     the sensitivity command's in Sensitivity.BadInputIsRefused and the
+#     statistics' in the unit tests.
 #   FailureModel.*MonteCarlo, CpuMeasure.FitOnEvenShapesPredictsOddShapes:
 #     statistical checks that loop one small function millions of times (or
 #     time real kernels); their code is covered by the other tests of the suite.
-EXCLUDE=${SANITIZE_EXCLUDE-'^(HplGenerator\.GeneratesA30x34StepQuickly|Docs\..*|ScenarioExpect\..*|FailureModel\..*MonteCarlo.*|CpuMeasure\.FitOnEvenShapesPredictsOddShapes)$'}
+EXCLUDE=${SANITIZE_EXCLUDE-'^(HplGenerator\.GeneratesA30x34StepQuickly|Docs\..*|ScenarioExpect\..*|Sensitivity\.ScaleOneIsTheTrialsStudyAndRateZeroDrawsNoFlap|FailureModel\..*MonteCarlo.*|CpuMeasure\.FitOnEvenShapesPredictsOddShapes)$'}
 
 start=$(date +%s)
 status=0
