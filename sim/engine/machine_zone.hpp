@@ -72,8 +72,8 @@ private:
   // Per node, a link per ordered pair of sockets: node n's a -> b is
   // [n * S (S - 1) + a (S - 1) + (b < a ? b : b - 1)], S sockets (two: 0->1, 1->0).
   std::vector<sg4::Link*> upi_;
-  std::vector<sg4::Link*> shm_;                 // per node
-  std::vector<sg4::Link*> copy_;                // per rank, when shm_rank_bandwidth_bytes_per_s is set
+  std::vector<sg4::Link*> shm_;  // per node
+  std::vector<sg4::Link*> copy_; // per rank, when shm_rank_bandwidth_bytes_per_s is set
   std::size_t all_links_ = 0;
   int links_down_ = 0;                  // topology links currently off: adaptive routing avoids them
   mutable std::vector<topo::Hop> hops_; // scratch

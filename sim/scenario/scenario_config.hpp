@@ -240,7 +240,8 @@ struct ResolvedScenario {
   OptionsConfig options;
   Faults faults;              // as validated (sim/scenario/faults.proto); empty when none
   std::string prescreen_note; // what pre-screening did (sim/scenario/prescreen_rule.hpp); empty without
-  std::string rederive_note;  // --nodes K: what the grid rule re-derived (sim/scenario/grid_rule.hpp); empty without
+  std::string
+      rederive_note; // --nodes K: what the grid rule re-derived (sim/scenario/grid_rule.hpp); empty without
   std::optional<Reference> reference; // the published figure the run is held against, if any
   std::string left_out_fitted_path;   // --sourced-only: the fitted variability_file left out
 };

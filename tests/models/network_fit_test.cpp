@@ -214,7 +214,7 @@ TEST(ProtocolPresets, InfinibandNdrPresetIsConsistentWithItsSources) {
   EXPECT_GT(p.recv_overhead_s(), 0.0);
   EXPECT_GT(p.rendezvous_extra_latency_s(), 0.0);
   // Every segment runs at UCX's NDR200 rate, `ucx_info -d` "bandwidth: 22873.66/ppn"
-  // MB/s (2^20 B) over the 25e9 B/s link (ucx issue #10669): 0.959391; no reference
+  // MB/s (2^20 B) over the 25e9 B/s link (github.com/openucx/ucx/issues/10669): 0.959391; no reference
   // bandwidth, so the fraction carries over to a 400 Gb/s port unchanged.
   for (int i = 0; i < p.segments_size(); ++i)
     EXPECT_NEAR(p.segments(i).bandwidth_factor(), 22873.66 * 1048576.0 / 25e9, 1e-6) << "segment " << i;
