@@ -333,10 +333,8 @@ Metrics DragonflyTopology::metrics() const {
   if (p_.groups > 1) {
     // Group-level cut as the Aurora figure counts it (Aurora paper, arXiv 2604.09517: 0.69 PB/s;
     // 83 x 83 x 2 links x 25 GB/s x 2 = 0.689 PB/s [D], docs/sources.md).
-    const double half = static_cast<double>(p_.groups / 2);
-    const double other = p_.groups - half;
-    m.bisection_bandwidth_bytes_per_s =
-        half * other * p_.global_links_per_group_pair * p_.global_link_bandwidth_bytes_per_s * 2.0;
+    m.bisection_bandwidth_bytes_per_s = group_cut_bandwidth_bytes_per_s(
+        p_.groups, p_.global_links_per_group_pair, p_.global_link_bandwidth_bytes_per_s);
   } else {
     const double half = static_cast<double>(p_.switches_per_group / 2);
     const double other = p_.switches_per_group - half;

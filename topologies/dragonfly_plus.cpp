@@ -417,10 +417,8 @@ Metrics DragonflyPlusTopology::metrics() const {
   m.injection_bandwidth_bytes_per_s = injection;
   if (p_.groups > 1) {
     // Group-level cut, as the dragonfly's (topologies/dragonfly.cpp).
-    const double half = static_cast<double>(p_.groups / 2);
-    const double other = p_.groups - half;
-    m.bisection_bandwidth_bytes_per_s =
-        half * other * p_.global_links_per_group_pair * p_.global_link_bandwidth_bytes_per_s * 2.0;
+    m.bisection_bandwidth_bytes_per_s = group_cut_bandwidth_bytes_per_s(
+        p_.groups, p_.global_links_per_group_pair, p_.global_link_bandwidth_bytes_per_s);
   } else {
     // The fat tree's cut (topologies/fat_tree.cpp): half the leaves' uplinks.
     const double half_leaves = static_cast<double>(p_.leaves_per_group / 2);

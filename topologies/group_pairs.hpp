@@ -22,4 +22,13 @@ inline std::int64_t pair_index(std::int64_t i, std::int64_t j, std::int64_t n) {
   return i * (2 * n - i - 1) / 2 + (j - i - 1);
 }
 
+/// Bisection of a dragonfly's group-level cut, both directions: floor(G/2)
+/// groups against the rest, every pair across joined by `links_per_pair`
+/// global links of `bandwidth_bytes_per_s` each way.
+inline double group_cut_bandwidth_bytes_per_s(int groups, int links_per_pair, double bandwidth_bytes_per_s) {
+  const double half = static_cast<double>(groups / 2);
+  const double other = groups - half;
+  return half * other * links_per_pair * bandwidth_bytes_per_s * 2.0;
+}
+
 } // namespace hplsim::topo
