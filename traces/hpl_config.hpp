@@ -76,8 +76,8 @@ struct HplConfig {
   /// Fast mode only (docs/fast-mode.md, "12. Collective swap roll"): each
   /// member's part of HPL_rollT (the spread-roll swap's P - 1 ring steps) is
   /// one Exchange op with its SwapRoll set, priced by the replay from the
-  /// members' routes instead of the roll's P - 1 messages each way. Host
-  /// buffers only (device buffers keep the roll as messages).
+  /// members' routes instead of the roll's P - 1 messages each way, from host
+  /// or device buffers (SwapRoll.device: GPU-aware MPI's overhead and rate cap).
   bool roll_collective = false;
   /// Fast mode's fault windows (sim/fast/fault_windows.hpp): the process
   /// columns whose pivot exchanges and swap rolls stay messages when

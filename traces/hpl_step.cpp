@@ -97,13 +97,14 @@ void HplStepEmitter::swap_exchange(ProgramBuilder& b, const HplPanel& pn, int ro
     emit_pattern(b, column, first, SWAP);
     if (!current) b.compute(KERNEL_LASWP, staged ? CPU : res, own, ncols, 0, SWAP);
     // The collective prices HPL_rollT's exchanges between ring neighbours
-    // (sim/engine/swap_roll.hpp), host buffers only.
-    if (c_.roll_collective && !device_messages() && !c_.messages_for_column(col)) {
+    // (sim/engine/swap_roll.hpp), from host or device buffers.
+    if (c_.roll_collective && !c_.messages_for_column(col)) {
       SwapRoll shape;
       shape.set_n(c_.n);
       shape.set_nb(c_.nb);
       shape.set_row_begin(pn.j);
       shape.set_ncols(ncols);
+      if (device_messages()) shape.set_device(true);
       b.roll(column, pn.prow, pn.jb, shape, SWAP);
     } else if (c_.swap_roll_group > 1)
       emit_grouped_roll(b, column, roll, c_.swap_roll_group);

@@ -233,7 +233,8 @@ std::vector<double> PivotExchanges::replay_roll(const traces::Exchange& x, std::
              .first;
   }
   Network column(*this, x.base(), x.stride());
-  last_roll_ = roll_pricer_.price(it->second, s.ncols(), arrival_s, column, sg4::Engine::get_clock());
+  last_roll_ = roll_pricer_.price(it->second, s.ncols(), arrival_s, column, sg4::Engine::get_clock(),
+                                  s.device() ? device_ : DeviceBuffers{});
   return *last_roll_;
 }
 
@@ -245,8 +246,9 @@ double PivotExchanges::roll_done_s(int rank) const {
 }
 
 PivotExchanges::PivotExchanges(const Platform& platform, const models::ProtocolModel* protocol,
-                               const std::vector<bool>* active_ranks, const models::NoiseModel* noise)
-    : platform_(platform), protocol_(protocol), active_(active_ranks), noise_(noise) {}
+                               const std::vector<bool>* active_ranks, const models::NoiseModel* noise,
+                               const DeviceBuffers& device)
+    : platform_(platform), protocol_(protocol), active_(active_ranks), noise_(noise), device_(device) {}
 
 double PivotExchanges::message_cpu_s(std::int64_t send_bytes, std::int64_t recv_bytes) const {
   if (protocol_ == nullptr) return 0.0;

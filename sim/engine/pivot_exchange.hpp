@@ -80,8 +80,11 @@ public:
   /// `noise` (null: a quiet machine) stretches every member's CPU work: its
   /// panel segments on its panel cores, its messages' overheads on its main
   /// core, folded-away members' included (each on its own cores).
+  /// `device`: what a message from GPU memory costs (a swap roll with
+  /// SwapRoll.device set), as the replay charges it.
   PivotExchanges(const Platform& platform, const models::ProtocolModel* protocol,
-                 const std::vector<bool>* active_ranks, const models::NoiseModel* noise = nullptr);
+                 const std::vector<bool>* active_ranks, const models::NoiseModel* noise = nullptr,
+                 const DeviceBuffers& device = {});
 
   /// Called by `rank` (from its actor) at its `seq`-th exchange of step
   /// position `pos`; blocks until the active members have arrived and returns
@@ -117,6 +120,7 @@ private:
   const models::ProtocolModel* protocol_;
   const std::vector<bool>* active_;
   const models::NoiseModel* noise_;
+  DeviceBuffers device_;
   std::vector<double> member_cpu_s_; // per member of patterns_: its messages' overheads
   std::unordered_map<std::uint64_t, ExchangeNetwork::Route> routes_; // by (from rank, to rank)
   std::unordered_map<const void*, std::uint32_t> link_ids_;          // Route::link_id

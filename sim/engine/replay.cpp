@@ -529,7 +529,9 @@ Replay::Replay(const Platform& platform, const models::KernelModels& kernels,
   if (st.options.noise && st.options.noise->active())
     st.noise = std::make_unique<models::NoiseModel>(st.options.noise, st.options.seed);
   st.exchanges =
-      std::make_unique<PivotExchanges>(platform, protocol, st.options.active_ranks, st.noise.get());
+      std::make_unique<PivotExchanges>(platform, protocol, st.options.active_ranks, st.noise.get(),
+                                       DeviceBuffers{st.options.device_message_overhead_s,
+                                                     st.options.device_message_rate_bytes_per_s});
   st.syncs = std::make_unique<CollectiveSyncs>(st.options.active_ranks);
   for (std::size_t i = 0; i < st.steps.size(); ++i) {
     StepRecord& r = st.records[i];

@@ -248,6 +248,7 @@ void SwapRollPricer::run(std::uint64_t id, Roll& r, const ExchangeNetwork& netwo
             rate = std::min(rate, l.bandwidth / share);
           }
           rate *= factor;
+          if (r.rate_cap_bytes_per_s > 0.0) rate = std::min(rate, r.rate_cap_bytes_per_s);
           const double transfer_s =
               std::isfinite(rate) && rate > 0.0 ? static_cast<double>(bytes) / rate : 0.0;
           seconds = std::max(seconds, latency_s + transfer_s);
@@ -292,7 +293,7 @@ void SwapRollPricer::run(std::uint64_t id, Roll& r, const ExchangeNetwork& netwo
 
 SwapRollPricer::Live SwapRollPricer::price(const traces::SwapLayout& layout, std::int64_t ncols,
                                            const std::vector<double>& arrival_s, ExchangeNetwork& network,
-                                           double now_s) {
+                                           double now_s, const DeviceBuffers& device) {
   // Rolls that ended by now can no longer change, nor slow anybody down from now on.
   for (auto it = rolls_.begin(); it != rolls_.end();) {
     if (it->second.end_s > now_s) {
@@ -307,6 +308,7 @@ SwapRollPricer::Live SwapRollPricer::price(const traces::SwapLayout& layout, std
   Roll& r = rolls_[id];
   r.layout = layout;
   r.ncols = ncols;
+  r.rate_cap_bytes_per_s = device.rate_cap_bytes_per_s;
   r.arrival_s = arrival_s;
   r.done_s = std::make_shared<std::vector<double>>(arrival_s);
   const int p = layout.p;
@@ -350,11 +352,13 @@ SwapRollPricer::Live SwapRollPricer::price(const traces::SwapLayout& layout, std
                  s.a_side == 0 ? r.to_next[au] : r.to_prev[au],
                  s.b_side == 0 ? r.to_next[bu] : r.to_prev[bu]};
     if (e.a_to_b_bytes > 0) {
-      e.a_to_b_latency_s = network.latency_s(e.a_to_b->path_s, e.a_to_b_bytes, e.a_to_b->within_node);
+      e.a_to_b_latency_s =
+          device.overhead_s + network.latency_s(e.a_to_b->path_s, e.a_to_b_bytes, e.a_to_b->within_node);
       e.a_to_b_factor = network.bandwidth_factor(e.a_to_b_bytes, e.a_to_b->within_node);
     }
     if (e.b_to_a_bytes > 0) {
-      e.b_to_a_latency_s = network.latency_s(e.b_to_a->path_s, e.b_to_a_bytes, e.b_to_a->within_node);
+      e.b_to_a_latency_s =
+          device.overhead_s + network.latency_s(e.b_to_a->path_s, e.b_to_a_bytes, e.b_to_a->within_node);
       e.b_to_a_factor = network.bandwidth_factor(e.b_to_a_bytes, e.b_to_a->within_node);
     }
   }

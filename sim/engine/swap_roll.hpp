@@ -20,6 +20,14 @@ namespace hplsim::sim {
 /// for them, and both members of such a step agree it is empty).
 std::vector<traces::Pattern> swap_roll_patterns(const traces::SwapLayout& layout, std::int64_t ncols);
 
+/// GPU-aware MPI's device path as the replay charges it to a message whose
+/// buffers are in GPU memory (Send.device): its sender's software time
+/// before it starts, and a cap on its rate (0: none).
+struct DeviceBuffers {
+  double overhead_s = 0.0;
+  double rate_cap_bytes_per_s = 0.0;
+};
+
 /// Prices collective swap rolls and keeps them up to date as others start.
 ///
 /// Every step of a roll is an exchange between two ring neighbours, the
@@ -48,9 +56,10 @@ public:
   /// Prices a new roll of `ncols` columns with this layout, member m
   /// entering at arrival_s[m] (none later than `now_s`), on the routes
   /// `network.route(m, peer)`; re-prices the rolls it overlaps. Returns the
-  /// members' completion times.
+  /// members' completion times. With `device` set the rows travel from and
+  /// to GPU memory: every message takes the overhead and keeps under the cap.
   Live price(const traces::SwapLayout& layout, std::int64_t ncols, const std::vector<double>& arrival_s,
-             ExchangeNetwork& network, double now_s);
+             ExchangeNetwork& network, double now_s, const DeviceBuffers& device = {});
 
 private:
   struct DenseRoute {
@@ -83,6 +92,7 @@ private:
   struct Roll {
     traces::SwapLayout layout;
     std::int64_t ncols = 0;
+    double rate_cap_bytes_per_s = 0.0; // DeviceBuffers' (0: none)
     std::vector<double> arrival_s;
     std::vector<Exchange> exchanges;              // in wave order
     std::vector<std::uint32_t> wave_begin;        // into exchanges, one past the last wave at the end

@@ -69,6 +69,9 @@ inline double grid_makespan(const topo::Topology& topology, topo::Routing routin
                             const std::function<void(ReplayOptions&)>& tweak_options = nullptr) {
   return run_isolated([&]() {
            auto engine = create_engine();
+           ReplayOptions options = one_step_options();
+           if (tweak_options) tweak_options(options);
+           allow_flow_rate_caps(options.device_message_rate_bytes_per_s);
            PlatformSpec spec;
            spec.topology = &topology;
            spec.routing = routing;
@@ -82,8 +85,6 @@ inline double grid_makespan(const topo::Topology& topology, topo::Routing routin
            spec.rank_col = [q](int r) { return r % q; };
            Platform platform(spec);
            const models::KernelModels kernels(models::KernelCalibration{});
-           ReplayOptions options = one_step_options();
-           if (tweak_options) tweak_options(options);
            Replay replay(platform, kernels, nullptr, one_step_source(programs), options);
            replay.start();
            engine->run();
