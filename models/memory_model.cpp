@@ -168,6 +168,13 @@ void mxp_layout(const MemoryInputs& in, std::int64_t mp, std::int64_t nq, Memory
     f.per_rank_host = {0, add(mul(mul(f.live_panels, ep), mul(nb, mp + nq)), mul(4, mul(nb, nb))), 0};
 }
 
+// Unified memory: a rank's host buffers on each of its GPUs' memory.
+std::int64_t shared_host_bytes(const MemoryInputs& in, const MemoryFootprint& f) {
+  if (!in.unified_memory) return 0;
+  const std::int64_t g = std::max(1, in.gpus_per_rank);
+  return (f.per_rank_host.total() + g - 1) / g;
+}
+
 std::string explain(const MemoryInputs& in, const MemoryFootprint& f, bool device_ok, bool host_ok) {
   std::string s = in.layout == MemoryLayout::Hpl ? "HPL" : "HPL-MxP";
   s += ", N = " + grouped(in.n) + ", NB = " + grouped(in.nb) + ", P x Q = " + std::to_string(in.p) + " x " +
@@ -180,16 +187,21 @@ std::string explain(const MemoryInputs& in, const MemoryFootprint& f, bool devic
            gb(static_cast<double>(m.workspace));
   };
   if (in.placement == MatrixPlacement::Device) {
-    const double need = static_cast<double>(f.per_device.total());
-    s += "Per GPU needs " + gb(need) + " (" + parts(f.per_device) + ") of " +
-         gb(f.available_per_device_bytes) + " available (" + gb(in.device_memory_bytes) + " less " +
+    const double need = static_cast<double>(f.per_device.total() + shared_host_bytes(in, f));
+    s += "Per GPU needs " + gb(need) + " (" + parts(f.per_device) +
+         (in.unified_memory ? ", host buffers " + gb(static_cast<double>(shared_host_bytes(in, f))) +
+                                  " in the same unified memory"
+                            : std::string()) +
+         ") of " + gb(f.available_per_device_bytes) + " available (" + gb(in.device_memory_bytes) + " less " +
          percent(f.device_headroom_fraction) + " headroom): " + (device_ok ? "fits" : "does NOT fit") + ", " +
          percent(need / f.available_per_device_bytes) + " of available. Per node (" +
          std::to_string(in.ranks_per_node) + " ranks x " + std::to_string(in.gpus_per_rank) + " GPU" +
          (in.gpus_per_rank == 1 ? "" : "s") + "): " + gb(static_cast<double>(f.per_node_device_bytes)) +
          " on GPUs. Host staging " + gb(static_cast<double>(f.per_rank_host.total())) + " per rank, " +
          gb(static_cast<double>(f.per_node_host_bytes)) + " per node";
-    if (f.available_per_node_host_bytes)
+    if (in.unified_memory)
+      s += " (unified memory: counted on the GPUs above)";
+    else if (f.available_per_node_host_bytes)
       s += " of " + gb(*f.available_per_node_host_bytes) +
            " available: " + (host_ok ? "fits" : "does NOT fit");
     else
@@ -252,7 +264,8 @@ MemoryFootprint memory_footprint(const MemoryInputs& in) {
   bool device_ok = true;
   if (in.placement == MatrixPlacement::Device) {
     f.available_per_device_bytes = in.device_memory_bytes * (1.0 - in.device_headroom_fraction);
-    device_ok = static_cast<double>(f.per_device.total()) <= f.available_per_device_bytes;
+    device_ok =
+        static_cast<double>(f.per_device.total() + shared_host_bytes(in, f)) <= f.available_per_device_bytes;
   }
   f.fits = device_ok && host_ok;
   f.explanation = explain(in, f, device_ok, host_ok);

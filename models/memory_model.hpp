@@ -113,6 +113,10 @@ struct MemoryInputs {
   /// GPU-aware, has none). HPL on GPUs always has them (rocHPL e8378a9 factors the
   /// panel on the CPU).
   bool host_staged_messages = true;
+  /// APU (MI300A): the CPU and the GPU share the device memory, so a rank's
+  /// host buffers are counted on its GPUs' memory (split evenly) and
+  /// host_memory_bytes_per_node is not given.
+  bool unified_memory = false;
   double device_headroom_fraction = kDefaultDeviceHeadroomFraction; ///< in [0, 1)
   double host_headroom_fraction = kDefaultHostHeadroomFraction;     ///< in [0, 1)
 };

@@ -65,6 +65,10 @@ PlatformSpec make_platform_spec(const ResolvedScenario& sc, const topo::Topology
   spec.shm_bandwidth_bytes_per_s = node.shm_bandwidth_bytes_per_s;
   spec.shm_latency_s = node.shm_latency_s;
   spec.shm_rank_bandwidth_bytes_per_s = node.shm_rank_bandwidth_bytes_per_s;
+  spec.gpus_per_node = node.gpus_per_node();
+  spec.nics_on_gpus = node.nics_on_gpus;
+  spec.gpu_link_bandwidth_bytes_per_s = node.gpu_link_bandwidth_bytes_per_s;
+  spec.gpu_link_latency_s = node.gpu_link_latency_s;
   spec.nic_mapping = sc.machine.placement.nic_mapping;
   spec.affinity = sc.machine.placement.affinity;
   const int p = w.p, q = w.q;

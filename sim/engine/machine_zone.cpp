@@ -79,6 +79,14 @@ void MachineZone::create_links(int ranks) {
         if (a != b)
           upi_.push_back(make_link(base + ".upi" + std::to_string(a) + std::to_string(b),
                                    spec_.upi_bandwidth_bytes_per_s, spec_.upi_latency_s));
+    // A link per ordered pair of GPUs (Infinity Fabric, NVLink), when the
+    // node has them and the run's ranks use GPUs.
+    if (spec_.gpu_link_bandwidth_bytes_per_s > 0 && spec_.gpus_per_rank > 0)
+      for (int a = 0; a < spec_.gpus_per_node; ++a)
+        for (int b = 0; b < spec_.gpus_per_node; ++b)
+          if (a != b)
+            gpu_links_.push_back(make_link(base + ".gpu" + std::to_string(a) + "-" + std::to_string(b),
+                                           spec_.gpu_link_bandwidth_bytes_per_s, spec_.gpu_link_latency_s));
   }
   if (spec_.shm_rank_bandwidth_bytes_per_s > 0)
     for (int r = 0; r < ranks; ++r)
@@ -103,6 +111,9 @@ int MachineZone::nic_for(int rank, int peer) const {
     return static_cast<int>(pair_hash(std::min(rank, peer), std::max(rank, peer)) % nics_per_node);
   case NicMapping::RankLocal:
     return (rank % spec_.ranks_per_node) % nics_per_node;
+  case NicMapping::GpuLocal:
+    if (rank_gpu(rank) >= 0) return rank_gpu(rank) * nics_per_node / spec_.gpus_per_node;
+    return socket_of(rank) * spec_.nics_per_socket; // a CPU-only run: its socket's first NIC
   case NicMapping::PhaseSpecific:
     break;
   }
@@ -123,12 +134,75 @@ sg4::Link* MachineZone::upi(int node, int from_socket, int to_socket) const {
               static_cast<std::size_t>(pair)];
 }
 
-void MachineZone::append_network(int from_rank, int to_rank, std::vector<sg4::Link*>& out) const {
+sg4::Link* MachineZone::gpu_link(int node, int from, int to) const {
+  const int g = spec_.gpus_per_node;
+  const int pair = from * (g - 1) + (to < from ? to : to - 1);
+  return gpu_links_[static_cast<std::size_t>(node) * static_cast<std::size_t>(g * (g - 1)) +
+                    static_cast<std::size_t>(pair)];
+}
+
+sg4::Link* MachineZone::gpu_pcie(int node, int gpu, bool to_gpu) const {
+  if (spec_.gpus_per_rank <= 0 || gpu >= spec_.ranks_per_node * spec_.gpus_per_rank) return nullptr;
+  const std::size_t index =
+      static_cast<std::size_t>(node) * static_cast<std::size_t>(spec_.ranks_per_node * spec_.gpus_per_rank) +
+      static_cast<std::size_t>(gpu);
+  return to_gpu ? pcie_h2d_[index] : pcie_d2h_[index];
+}
+
+int MachineZone::rank_gpu(int rank) const {
+  return spec_.gpus_per_rank > 0 ? (rank % spec_.ranks_per_node) * spec_.gpus_per_rank : -1;
+}
+
+int MachineZone::nic_gpu(int nic) const {
+  return nic * spec_.gpus_per_node / (spec_.sockets * spec_.nics_per_socket);
+}
+
+void MachineZone::append_to_nic(int rank, int nic, bool device, bool outbound,
+                                std::vector<sg4::Link*>& out) const {
+  const int node = rank / spec_.ranks_per_node;
+  const int socket = socket_of(rank);
+  const auto add_upi = [&](int nic_socket) {
+    if (nic_socket != socket)
+      out.push_back(outbound ? upi(node, socket, nic_socket) : upi(node, nic_socket, socket));
+  };
+  if (!spec_.nics_on_gpus) {
+    // On the socket's PCIe: over UPI from another socket. A device buffer's
+    // crossing of its GPU's link to the host is not modelled (docs/network.md).
+    add_upi(nic / spec_.nics_per_socket);
+    return;
+  }
+  const int ng = nic_gpu(nic);
+  const int gpu = rank_gpu(rank);
+  if (device && gpu >= 0) {
+    // From the rank's GPU to the NIC's over their GPU link.
+    if (gpu != ng && !gpu_links_.empty())
+      out.push_back(outbound ? gpu_link(node, gpu, ng) : gpu_link(node, ng, gpu));
+    return;
+  }
+  // Host memory: to the NIC's GPU's socket, then over that GPU's link to the host.
+  const int gpus_per_socket = spec_.gpus_per_node / spec_.sockets;
+  sg4::Link* pcie = gpu_pcie(node, ng, outbound);
+  if (outbound) {
+    add_upi(ng / gpus_per_socket);
+    if (pcie != nullptr) out.push_back(pcie);
+  } else {
+    if (pcie != nullptr) out.push_back(pcie);
+    add_upi(ng / gpus_per_socket);
+  }
+}
+
+void MachineZone::append_network(int from_rank, int to_rank, std::vector<sg4::Link*>& out, Flow flow) const {
   const int node_a = from_rank / spec_.ranks_per_node;
   const int node_b = to_rank / spec_.ranks_per_node;
   const int sa = socket_of(from_rank);
   const int sb = socket_of(to_rank);
   if (node_a == node_b) {
+    const int ga = rank_gpu(from_rank), gb = rank_gpu(to_rank);
+    if (flow.device && !gpu_links_.empty() && ga >= 0 && ga != gb) {
+      // GPU-aware MPI between two GPUs of a node: their own link (Infinity Fabric, NVLink).
+      out.push_back(gpu_link(node_a, ga, gb));
+      return;
+    }
     // Shared-memory MPI: a copy through the node's memory system, over UPI across sockets.
     out.push_back(shm_[node_a]);
     if (!copy_.empty()) out.push_back(copy_[static_cast<std::size_t>(from_rank)]);
@@ -137,9 +211,7 @@ void MachineZone::append_network(int from_rank, int to_rank, std::vector<sg4::Li
   }
   const int nic_a = nic_for(from_rank, to_rank);
   const int nic_b = nic_for(to_rank, from_rank);
-  const int nic_socket_a = nic_a / spec_.nics_per_socket;
-  const int nic_socket_b = nic_b / spec_.nics_per_socket;
-  if (nic_socket_a != sa) out.push_back(upi(node_a, sa, nic_socket_a));
+  append_to_nic(from_rank, nic_a, flow.device, true, out);
   const auto* topology = spec_.topology;
   const int tn_a = spec_.node_map[node_a];
   const int tn_b = spec_.node_map[node_b];
@@ -149,13 +221,13 @@ void MachineZone::append_network(int from_rank, int to_rank, std::vector<sg4::Li
   const int sw_a = topology->nic_switch(tn_a, nic_a);
   const int sw_b = topology->nic_switch(tn_b, nic_b);
   if (spec_.routing == topo::Routing::Adaptive)
-    route_adaptive(sw_a, sw_b, pair_hash(from_rank, to_rank), take_announced(from_rank, to_rank));
+    route_adaptive(sw_a, sw_b, pair_hash(from_rank, to_rank), flow.bytes);
   else
     topology->route(sw_a, sw_b, spec_.routing, pair_hash(from_rank, to_rank), hops_);
   for (const auto& hop : hops_)
     out.push_back(topo_links_[link_index(hop)]);
   out.push_back(topo_links_[2 * topology->nic_link(tn_b, nic_b)]);
-  if (nic_socket_b != sb) out.push_back(upi(node_b, nic_socket_b, sb));
+  append_to_nic(to_rank, nic_b, flow.device, false, out);
 }
 
 double MachineZone::path_load(const std::vector<topo::Hop>& path) const {
@@ -176,22 +248,28 @@ std::uint64_t rank_pair(int from_rank, int to_rank) {
 }
 } // namespace
 
-void MachineZone::announce_flow(int from_rank, int to_rank, double bytes) {
-  // Only flows that adaptive routing will route through the fabric (and pop their entry).
-  if (spec_.routing != topo::Routing::Adaptive ||
-      from_rank / spec_.ranks_per_node == to_rank / spec_.ranks_per_node)
-    return;
-  announced_[rank_pair(from_rank, to_rank)].push_back(bytes);
+bool MachineZone::keeps_flows(int from_rank, int to_rank) const {
+  // A flow's record is kept where its route needs it (and popped there):
+  // adaptive routing across nodes weighs paths by the flows' sizes, and a node
+  // with GPU links or NICs on its GPUs routes device buffers from the GPUs.
+  if (!gpu_links_.empty() || spec_.nics_on_gpus) return true;
+  return spec_.routing == topo::Routing::Adaptive &&
+         from_rank / spec_.ranks_per_node != to_rank / spec_.ranks_per_node;
 }
 
-double MachineZone::take_announced(int from_rank, int to_rank) const {
-  if (querying_) return 0.0;
+void MachineZone::announce_flow(int from_rank, int to_rank, double bytes, bool device) {
+  if (from_rank == to_rank || !keeps_flows(from_rank, to_rank)) return;
+  announced_[rank_pair(from_rank, to_rank)].push_back({bytes, device});
+}
+
+MachineZone::Flow MachineZone::take_flow(int from_rank, int to_rank) const {
+  if (querying_) return {0.0, query_device_};
   auto it = announced_.find(rank_pair(from_rank, to_rank));
-  if (it == announced_.end() || it->second.empty()) return 0.0;
-  const double bytes = it->second.front();
+  if (it == announced_.end() || it->second.empty()) return {};
+  const Flow flow = it->second.front();
   it->second.pop_front();
   if (it->second.empty()) announced_.erase(it);
-  return bytes;
+  return flow;
 }
 
 bool MachineZone::crosses_down_link(const std::vector<topo::Hop>& path) const {
@@ -301,13 +379,13 @@ void MachineZone::set_link_on(int topology_link, bool on) {
   if (on) --links_down_;
 }
 
-void MachineZone::route(Endpoint a, Endpoint b, std::vector<sg4::Link*>& out) const {
+void MachineZone::route(Endpoint a, Endpoint b, std::vector<sg4::Link*>& out, Flow flow) const {
   const auto gpu_index = [&](const Endpoint& e) {
     return static_cast<std::size_t>(e.rank) * spec_.gpus_per_rank + e.gpu;
   };
   if (a.gpu >= 0) out.push_back(pcie_d2h_[gpu_index(a)]);
   if (a.rank != b.rank) {
-    append_network(a.rank, b.rank, out);
+    append_network(a.rank, b.rank, out, flow);
   } else if (spec_.affinity == Affinity::Misplaced && spec_.sockets > 1 && (a.gpu >= 0) != (b.gpu >= 0)) {
     // MISPLACED: the rank and its memory sit on the socket opposite its GPU (and
     // NICs), so a host <-> device copy crosses the UPI (Aurora paper, arXiv 2604.09517: pinning on
@@ -325,7 +403,9 @@ void MachineZone::get_local_route(const kr::NetPoint* src, const kr::NetPoint* d
                                   double* latency) {
   thread_local std::vector<sg4::Link*> links;
   links.clear();
-  route(endpoints_.at(src->id()), endpoints_.at(dst->id()), links);
+  const Endpoint& a = endpoints_.at(src->id());
+  const Endpoint& b = endpoints_.at(dst->id());
+  route(a, b, links, a.rank != b.rank ? take_flow(a.rank, b.rank) : Flow{});
   for (auto* link : links) {
     into->link_list_.push_back(link->get_impl());
     if (latency) *latency += link->get_latency();

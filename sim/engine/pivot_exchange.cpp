@@ -159,9 +159,10 @@ std::vector<double> pivot_exchange_completion_s(const PricedPatterns& priced,
 // model's corrections as install_protocol (sim/engine/engine_setup.cpp) applies them.
 class PivotExchanges::Network final : public ExchangeNetwork {
 public:
-  Network(PivotExchanges& owner, int base, int stride) : owner_(owner), base_(base), stride_(stride) {}
+  Network(PivotExchanges& owner, int base, int stride, bool device = false)
+      : owner_(owner), base_(base), stride_(stride), device_(device) {}
   const Route& route(int from, int to) override {
-    return owner_.rank_route(base_ + from * stride_, base_ + to * stride_);
+    return owner_.rank_route(base_ + from * stride_, base_ + to * stride_, device_);
   }
   double latency_s(double path_s, std::int64_t bytes, bool within_node) const override {
     const models::ProtocolModel* pm = owner_.protocol_;
@@ -187,6 +188,7 @@ public:
 private:
   PivotExchanges& owner_;
   int base_, stride_;
+  bool device_; // the members' buffers are in GPU memory
 };
 
 // Folded-away members (NaN) are taken to arrive with the first active one:
@@ -199,13 +201,15 @@ static void arrive_with_the_first(std::vector<double>& arrival_s) {
     if (std::isnan(a)) a = first_s;
 }
 
-const ExchangeNetwork::Route& PivotExchanges::rank_route(int a, int b) {
-  const std::uint64_t key = (static_cast<std::uint64_t>(a) << 32) | static_cast<std::uint32_t>(b);
+const ExchangeNetwork::Route& PivotExchanges::rank_route(int a, int b, bool device) {
+  // Ranks are below 2^31: bit 63 tells a device route from a host one.
+  const std::uint64_t key = (static_cast<std::uint64_t>(a) << 32) | static_cast<std::uint32_t>(b) |
+                            (device ? std::uint64_t{1} << 63 : 0);
   auto it = routes_.find(key);
   if (it != routes_.end()) return it->second;
   std::vector<sg4::Link*> links;
   ExchangeNetwork::Route r;
-  r.path_s = platform_.query_route(a, b, links);
+  r.path_s = platform_.query_route(a, b, links, device);
   r.within_node = platform_.node_of(a) == platform_.node_of(b);
   for (const sg4::Link* l : links) {
     r.links.emplace_back(l, l->get_bandwidth());
@@ -232,7 +236,7 @@ std::vector<double> PivotExchanges::replay_roll(const traces::Exchange& x, std::
                                                     x.root_member()))
              .first;
   }
-  Network column(*this, x.base(), x.stride());
+  Network column(*this, x.base(), x.stride(), s.device());
   last_roll_ = roll_pricer_.price(it->second, s.ncols(), arrival_s, column, sg4::Engine::get_clock(),
                                   s.device() ? device_ : DeviceBuffers{});
   return *last_roll_;

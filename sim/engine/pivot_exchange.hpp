@@ -104,7 +104,7 @@ public:
 
 private:
   class Network;
-  const ExchangeNetwork::Route& rank_route(int from_rank, int to_rank);
+  const ExchangeNetwork::Route& rank_route(int from_rank, int to_rank, bool device = false);
   std::vector<double> replay_roll(const traces::Exchange& x, std::vector<double>& arrival_s);
   int active_members(const traces::Exchange& x);
   std::vector<double> replay(const traces::Exchange& x, std::vector<double>& arrival_s,
@@ -122,7 +122,7 @@ private:
   const models::NoiseModel* noise_;
   DeviceBuffers device_;
   std::vector<double> member_cpu_s_; // per member of patterns_: its messages' overheads
-  std::unordered_map<std::uint64_t, ExchangeNetwork::Route> routes_; // by (from rank, to rank)
+  std::unordered_map<std::uint64_t, ExchangeNetwork::Route> routes_; // by (from rank, to rank, device)
   std::unordered_map<const void*, std::uint32_t> link_ids_;          // Route::link_id
   std::map<std::pair<int, int>, int> active_count_;
   // The last panel's member patterns: the jb exchanges of a panel share them.

@@ -76,9 +76,9 @@ void Platform::degrade(int node, int gpu) const {
   }
 }
 
-std::vector<std::string> Platform::route_names(int from_rank, int to_rank) const {
+std::vector<std::string> Platform::route_names(int from_rank, int to_rank, bool device) const {
   std::vector<sg4::Link*> links;
-  zone_->route({from_rank, -1}, {to_rank, -1}, links);
+  zone_->route({from_rank, -1}, {to_rank, -1}, links, {0.0, device});
   std::vector<std::string> names;
   names.reserve(links.size());
   for (auto* l : links)
@@ -93,12 +93,12 @@ std::size_t Platform::link_count() const {
 int Platform::nic_of(int rank, int peer) const {
   return zone_->nic_for(rank, peer);
 }
-void Platform::announce_flow(int from_rank, int to_rank, double bytes) const {
-  zone_->announce_flow(from_rank, to_rank, bytes);
+void Platform::announce_flow(int from_rank, int to_rank, double bytes, bool device) const {
+  zone_->announce_flow(from_rank, to_rank, bytes, device);
 }
-double Platform::query_route(int from_rank, int to_rank, std::vector<sg4::Link*>& links) const {
+double Platform::query_route(int from_rank, int to_rank, std::vector<sg4::Link*>& links, bool device) const {
   double path_s = 0.0;
-  zone_->set_querying(true);
+  zone_->set_querying(true, device);
   cpu(from_rank)->route_to(cpu(to_rank), links, &path_s);
   zone_->set_querying(false);
   return path_s;

@@ -46,14 +46,17 @@ public:
   /// and from `peer`, on another node, cross: the placement's choice, a
   /// function of the pair.
   int nic_of(int rank, int peer) const;
-  /// Links a message from rank a to rank b crosses, in order (for tests / debugging).
-  std::vector<std::string> route_names(int from_rank, int to_rank) const;
+  /// Links a message from rank a to rank b crosses, in order (for tests /
+  /// debugging); `device`: from and to GPU memory.
+  std::vector<std::string> route_names(int from_rank, int to_rank, bool device = false) const;
   std::size_t link_count() const;
-  /// A network message about to start (adaptive routing weighs paths by flows).
-  void announce_flow(int from_rank, int to_rank, double bytes) const;
+  /// A network message about to start (adaptive routing weighs paths by flows;
+  /// `device`: its buffers are in GPU memory, which routes it from and to the
+  /// ranks' GPUs where the node has GPU links or NICs on its GPUs).
+  void announce_flow(int from_rank, int to_rank, double bytes, bool device = false) const;
   /// The links from rank a's host to rank b's and their summed latency, as a
-  /// lookup: adaptive routing does not count it as a flow.
-  double query_route(int from_rank, int to_rank, std::vector<sg4::Link*>& links) const;
+  /// lookup: adaptive routing does not count it as a flow (`device` as in announce_flow).
+  double query_route(int from_rank, int to_rank, std::vector<sg4::Link*>& links, bool device = false) const;
   /// Takes a topology link (both directions) down or up (link flaps): comms
   /// crossing it fail, adaptive routing avoids it while it is down.
   void set_link_on(int topology_link, bool on) const;

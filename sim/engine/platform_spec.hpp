@@ -31,6 +31,9 @@ struct PlatformSpec {
   double upi_bandwidth_bytes_per_s = 0, upi_latency_s = 0;
   double shm_bandwidth_bytes_per_s = 0, shm_latency_s = 0;
   double shm_rank_bandwidth_bytes_per_s = 0; // 0: no per-rank copy link
+  int gpus_per_node = 0;                     // the node's GPUs (a rank's are gpus_per_rank of them, in order)
+  bool nics_on_gpus = false;                 // NIC i of a node on GPU i x gpus_per_node / NICs
+  double gpu_link_bandwidth_bytes_per_s = 0, gpu_link_latency_s = 0; // 0: no GPU <-> GPU links
   NicMapping nic_mapping = NicMapping::PhaseSpecific;
   Affinity affinity = Affinity::Aligned;
   // Grid: process row/column of a rank (phase-specific NIC choice: column

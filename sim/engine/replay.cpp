@@ -336,7 +336,7 @@ private:
   void phantom_transfer(int from, int to, std::int64_t bytes, std::uint32_t tag, std::size_t pos, int phase,
                         double t0, bool device) {
     device_overhead(device);
-    st_.platform.announce_flow(from, to, static_cast<double>(bytes));
+    st_.platform.announce_flow(from, to, static_cast<double>(bytes), device);
     // GPU-aware MPI's rate cap: SimGrid 3.32 drops the rate of a host-to-host
     // comm (Comm::set_rate binds on mailbox comms only), so a capped phantom
     // message completes no earlier than its route latency plus bytes / cap
@@ -391,7 +391,7 @@ private:
     const auto bytes = static_cast<std::uint64_t>(s.bytes());
     const bool device = s.device();
     const auto start = [this, mb, peer, bytes, device]() {
-      st_.platform.announce_flow(rank_, peer, static_cast<double>(bytes));
+      st_.platform.announce_flow(rank_, peer, static_cast<double>(bytes), device);
       sg4::CommPtr comm = mb->put_init(&g_payload, bytes);
       start_comm(comm, device);
       return comm;
@@ -528,10 +528,9 @@ Replay::Replay(const Platform& platform, const models::KernelModels& kernels,
   st.window = std::make_unique<StepWindow>(st.source, st.steps, ranks, st.active, st.records);
   if (st.options.noise && st.options.noise->active())
     st.noise = std::make_unique<models::NoiseModel>(st.options.noise, st.options.seed);
-  st.exchanges =
-      std::make_unique<PivotExchanges>(platform, protocol, st.options.active_ranks, st.noise.get(),
-                                       DeviceBuffers{st.options.device_message_overhead_s,
-                                                     st.options.device_message_rate_bytes_per_s});
+  st.exchanges = std::make_unique<PivotExchanges>(
+      platform, protocol, st.options.active_ranks, st.noise.get(),
+      DeviceBuffers{st.options.device_message_overhead_s, st.options.device_message_rate_bytes_per_s});
   st.syncs = std::make_unique<CollectiveSyncs>(st.options.active_ranks);
   for (std::size_t i = 0; i < st.steps.size(); ++i) {
     StepRecord& r = st.records[i];

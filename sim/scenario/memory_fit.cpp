@@ -47,6 +47,7 @@ models::MemoryInputs memory_inputs(const ResolvedScenario& sc) {
   in.device_memory_bytes = node.gpu_memory_bytes.value_or(0.0);
   in.host_memory_bytes_per_node = node.host_memory_bytes;
   in.host_staged_messages = gpu && !sc.machine.placement.gpu_aware_mpi;
+  in.unified_memory = gpu && node.unified_memory;
   if (w.benchmark == Benchmark::HplMxp) {
     // HPL-MxP's storage precision as the schedule uses it (sim/workload/schedule_source.cpp: BF16).
     in.layout = models::MemoryLayout::HplMxp;

@@ -90,13 +90,17 @@ struct NodeConfig {
   bool amx = false;
   double panel_serial_fraction = 0.05;
   double memory_bandwidth_bytes_per_s = 0.0; // per socket; 0 = not given (no multi-thread streaming)
+  bool nics_on_gpus = false;                 // nic_attachment = GPU
+  double gpu_link_bandwidth_bytes_per_s = 0.0; // 0: no GPU-GPU links
+  double gpu_link_latency_s = 0.0;
+  bool unified_memory = false; // APU: CPU and GPU share gpu_memory_bytes
 
   int cores_per_node() const { return sockets * cores_per_socket; }
   int gpus_per_node() const { return sockets * gpus_per_socket; }
   int nics_per_node() const { return sockets * nics_per_socket; }
 };
 
-enum class NicMapping { PhaseSpecific, Hashed, RankLocal };
+enum class NicMapping { PhaseSpecific, Hashed, RankLocal, GpuLocal };
 enum class Affinity { Aligned, Misplaced };
 
 struct PlacementConfig {

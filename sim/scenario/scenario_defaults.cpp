@@ -86,6 +86,11 @@ NodeConfig resolve_node(const Node& n) {
   if (n.has_gpu_memory_bytes()) out.gpu_memory_bytes = n.gpu_memory_bytes();
   if (n.has_host_memory_bytes()) out.host_memory_bytes = n.host_memory_bytes();
   set_if(n.has_amx(), n.amx(), out.amx);
+  out.nics_on_gpus = n.nic_attachment() == Node::GPU;
+  set_if(n.has_gpu_link_bandwidth_bytes_per_s(), n.gpu_link_bandwidth_bytes_per_s(),
+         out.gpu_link_bandwidth_bytes_per_s);
+  set_if(n.has_gpu_link_latency_s(), n.gpu_link_latency_s(), out.gpu_link_latency_s);
+  set_if(n.has_unified_memory(), n.unified_memory(), out.unified_memory);
   return out;
 }
 
@@ -147,7 +152,8 @@ template <class E, class P> constexpr bool same(E e, P p) {
 }
 static_assert(same(NicMapping::PhaseSpecific, Placement::PHASE_SPECIFIC) &&
               same(NicMapping::Hashed, Placement::HASHED) &&
-              same(NicMapping::RankLocal, Placement::RANK_LOCAL) && Placement::NicMapping_ARRAYSIZE == 3);
+              same(NicMapping::RankLocal, Placement::RANK_LOCAL) &&
+              same(NicMapping::GpuLocal, Placement::GPU_LOCAL) && Placement::NicMapping_ARRAYSIZE == 4);
 static_assert(same(Affinity::Aligned, Placement::ALIGNED) &&
               same(Affinity::Misplaced, Placement::MISPLACED) && Placement::Affinity_ARRAYSIZE == 2);
 static_assert(same(Benchmark::Hpl, Workload::HPL) && same(Benchmark::HplMxp, Workload::HPL_MXP) &&
@@ -339,6 +345,8 @@ const char* to_string(NicMapping mapping) {
     return "hashed";
   case NicMapping::RankLocal:
     return "rank-local";
+  case NicMapping::GpuLocal:
+    return "gpu-local";
   }
   return "?";
 }

@@ -20,6 +20,11 @@ void validate_scenario(LoadedScenario& loaded, const google::protobuf::TextForma
 void check_faults(const Checker& c, const Scenario& s, const ResolvedScenario& resolved,
                   const std::string& base_dir);
 
+/// machine.node's own rules (sim/scenario/node_validate.cpp), `n` at "machine.node".
+void check_node(const MessageCheck& n, const Node& node);
+/// machine.node against machine.placement, on the resolved values; reports.
+void check_node_placement(const Checker& c, const ResolvedScenario& r);
+
 /// The noise rules (sim/scenario/noise_validate.cpp) of `noise` at `prefix`
 /// ("machine.variability.noise", or "noise" in a variability file).
 void check_noise(const Checker& c, const models::NoiseParams& noise, const std::string& base_dir,

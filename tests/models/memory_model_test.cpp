@@ -152,6 +152,22 @@ TEST(MemoryModel, HplOnAGpuHandComputed) {
   EXPECT_NE(f.explanation.find("not checked"), std::string::npos) << f.explanation;
 }
 
+TEST(MemoryModel, UnifiedMemoryCountsTheHostBuffersOnTheGpu) {
+  // An APU: the host staging of HplOnAGpuHandComputed (266,240 + 966,368 +
+  // 350,336 = 1,582,944 B) sits in the GPU's memory beside its 2,819,240 B.
+  hm::MemoryInputs in = small_hpl(hm::MatrixPlacement::Device);
+  in.unified_memory = true;
+  in.device_memory_bytes = 4.5e6 / (1.0 - hm::kDefaultDeviceHeadroomFraction); // 4.5e6 available
+  hm::MemoryFootprint f = hm::memory_footprint(in);
+  EXPECT_TRUE(f.fits) << f.explanation; // 2,819,240 + 1,582,944 = 4,402,184 <= 4.5e6
+  EXPECT_NE(f.explanation.find("unified"), std::string::npos) << f.explanation;
+  in.device_memory_bytes = 4.40e6; // 4,378,000 available < 4,402,184
+  f = hm::memory_footprint(in);
+  EXPECT_FALSE(f.fits) << f.explanation;
+  in.unified_memory = false; // the GPU alone holds 2,819,240 B
+  EXPECT_TRUE(hm::memory_footprint(in).fits);
+}
+
 TEST(MemoryModel, OnePanelWithoutLookAheadOrWithOneProcessColumn) {
   hm::MemoryInputs in = small_hpl(hm::MatrixPlacement::Host);
   in.depth = 0; // HPL_pdgesv0: one panel of 483,184 B (HplOnTheHostHandComputed)
