@@ -109,6 +109,8 @@ def check_paths(root, rel, lines, errors):
             path = m.group(0)
             if path.endswith(EXAMPLE_NAMES):
                 continue
+            if m.start() > 0 and line[m.start() - 1] == "/":
+                continue  # inside a URL or another repository's path: not one of ours
             if not os.path.exists(os.path.join(root, path)):
                 errors.append(f"{rel}:{no}: names {path}, which is not in the repository")
 

@@ -69,6 +69,9 @@ PlatformSpec make_platform_spec(const ResolvedScenario& sc, const topo::Topology
   spec.nics_on_gpus = node.nics_on_gpus;
   spec.gpu_link_bandwidth_bytes_per_s = node.gpu_link_bandwidth_bytes_per_s;
   spec.gpu_link_latency_s = node.gpu_link_latency_s;
+  spec.gpus_per_package = node.gpus_per_package;
+  spec.package_link_bandwidth_bytes_per_s = node.package_link_bandwidth_bytes_per_s;
+  spec.nic_gpus = node.nic_gpus;
   spec.nic_mapping = sc.machine.placement.nic_mapping;
   spec.affinity = sc.machine.placement.affinity;
   const int p = w.p, q = w.q;

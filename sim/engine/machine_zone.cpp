@@ -84,9 +84,13 @@ void MachineZone::create_links(int ranks) {
     if (spec_.gpu_link_bandwidth_bytes_per_s > 0 && spec_.gpus_per_rank > 0)
       for (int a = 0; a < spec_.gpus_per_node; ++a)
         for (int b = 0; b < spec_.gpus_per_node; ++b)
-          if (a != b)
+          if (a != b) {
+            const bool package = a / spec_.gpus_per_package == b / spec_.gpus_per_package;
             gpu_links_.push_back(make_link(base + ".gpu" + std::to_string(a) + "-" + std::to_string(b),
-                                           spec_.gpu_link_bandwidth_bytes_per_s, spec_.gpu_link_latency_s));
+                                           package ? spec_.package_link_bandwidth_bytes_per_s
+                                                   : spec_.gpu_link_bandwidth_bytes_per_s,
+                                           spec_.gpu_link_latency_s));
+          }
   }
   if (spec_.shm_rank_bandwidth_bytes_per_s > 0)
     for (int r = 0; r < ranks; ++r)
@@ -154,6 +158,7 @@ int MachineZone::rank_gpu(int rank) const {
 }
 
 int MachineZone::nic_gpu(int nic) const {
+  if (!spec_.nic_gpus.empty()) return spec_.nic_gpus[static_cast<std::size_t>(nic)];
   return nic * spec_.gpus_per_node / (spec_.sockets * spec_.nics_per_socket);
 }
 

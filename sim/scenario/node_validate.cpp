@@ -61,6 +61,28 @@ void check_node(const MessageCheck& n, const Node& node) {
     n.required("gpu_link_bandwidth_bytes_per_s",
                "with nic_attachment = GPU (a GPU reaches another GPU's NIC over it)");
   }
+  n.at_least("gpus_per_package", 1);
+  n.positive("package_link_bandwidth_bytes_per_s");
+  if (n.integer("gpus_per_package") > 1) {
+    if (gpus % n.integer("gpus_per_package") != 0)
+      n.fail("gpus_per_package", n.path("gpus_per_package") + " = " + str(n.integer("gpus_per_package")) +
+                                     " does not divide gpus_per_socket = " + str(gpus));
+    n.required("package_link_bandwidth_bytes_per_s", "with gpus_per_package > 1");
+    n.required("gpu_link_bandwidth_bytes_per_s", "with gpus_per_package > 1 (the links between packages)");
+  }
+  if (node.nic_gpus_size() > 0) {
+    if (node.nic_attachment() != Node::GPU)
+      n.fail("nic_gpus", n.path("nic_gpus") + " places NICs on GPUs: it needs nic_attachment = GPU",
+             {n.path("nic_attachment")});
+    const Int nics_per_node = n.integer("sockets") * nics, gpus_per_node = n.integer("sockets") * gpus;
+    if (node.nic_gpus_size() != nics_per_node)
+      n.fail("nic_gpus", n.path("nic_gpus") + " lists " + str(node.nic_gpus_size()) +
+                             " GPUs, one per NIC of the node: sockets*nics_per_socket = " + str(nics_per_node));
+    for (const int g : node.nic_gpus())
+      if (g < 0 || g >= gpus_per_node)
+        n.fail("nic_gpus", n.path("nic_gpus") + ": GPU " + str(g) + " is not one of the node's " +
+                               str(gpus_per_node) + " (0 to " + str(gpus_per_node - 1) + ")");
+  }
   if (node.unified_memory()) {
     if (gpus < 1)
       n.fail("unified_memory", n.path("unified_memory") + " = true (an APU) needs a GPU per socket, got " +

@@ -91,6 +91,10 @@ NodeConfig resolve_node(const Node& n) {
          out.gpu_link_bandwidth_bytes_per_s);
   set_if(n.has_gpu_link_latency_s(), n.gpu_link_latency_s(), out.gpu_link_latency_s);
   set_if(n.has_unified_memory(), n.unified_memory(), out.unified_memory);
+  set_if(n.has_gpus_per_package(), n.gpus_per_package(), out.gpus_per_package);
+  set_if(n.has_package_link_bandwidth_bytes_per_s(), n.package_link_bandwidth_bytes_per_s(),
+         out.package_link_bandwidth_bytes_per_s);
+  out.nic_gpus.assign(n.nic_gpus().begin(), n.nic_gpus().end());
   return out;
 }
 

@@ -5,6 +5,7 @@
 // NIC's GPU (none when the NIC is on its own GPU). A message from host memory
 // reaches a NIC over the CPU-GPU link of the NIC's GPU, and a rank of the node
 // over shared memory.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,9 @@ struct Asked {
 // 2 nodes of 8 ranks, one GPU each; returns per asked route 1 when its node
 // links are the expected ones, else 0.
 std::vector<double> node_links(const std::vector<Asked>& asked, bool nics_on_gpus = true,
-                               NicMapping mapping = NicMapping::GpuLocal) {
+                               NicMapping mapping = NicMapping::GpuLocal,
+                               const std::function<void(PlatformSpec&)>& tweak = nullptr,
+                               const std::vector<std::string>& bandwidths_of = {}) {
   return run_isolated([&]() {
     auto engine = create_engine();
     topo::FatTreeParams p;
@@ -55,8 +58,11 @@ std::vector<double> node_links(const std::vector<Asked>& asked, bool nics_on_gpu
     spec.rank_col = [](int r) { return r; };
     spec.cpu_rate_factor = [](int) { return 1.0; };
     spec.gpu_rate_factor = [](int, int) { return 1.0; };
+    if (tweak) tweak(spec);
     const Platform platform(spec);
     std::vector<double> out;
+    for (const std::string& name : bandwidths_of)
+      out.push_back(sg4::Link::by_name(name)->get_bandwidth());
     for (const Asked& a : asked) {
       std::vector<std::string> node;
       for (const std::string& name : platform.route_names(a.from, a.to, a.device))
@@ -96,6 +102,26 @@ TEST(GpuLinks, NicsOnTheSocketLeaveDeviceMessagesOnTheSocketsPath) {
   // from host or device memory; within a node device messages still take the GPU link.
   expect_all(node_links({{1, 9, true, {}}, {1, 9, false, {}}, {0, 3, true, {"n0.gpu0-3"}}}, false,
                         NicMapping::RankLocal));
+}
+
+TEST(GpuLinks, FrontiersNicsOnOddGcdsAndFasterLinksWithinAPackage) {
+  // Frontier: NIC k on GCD 2k + 1 (OLCF's node diagram), the two GCDs of an
+  // MI250X joined by a faster link. GCD 0 reaches its package's NIC over that link.
+  const auto frontier = [](PlatformSpec& spec) {
+    spec.nic_gpus = {1, 3, 5, 7};
+    spec.gpus_per_package = 2;
+    spec.package_link_bandwidth_bytes_per_s = 200e9;
+  };
+  const auto out = node_links({{0, 8, true, {"n0.gpu0-1", "n1.gpu1-0"}},
+                               {1, 9, true, {}},
+                               {0, 8, false, {"r1.gpu0.h2d", "r9.gpu0.d2h"}}},
+                              true, NicMapping::GpuLocal, frontier, {"n0.gpu0-1", "n0.gpu1-2", "n1.gpu7-6"});
+  ASSERT_EQ(out.size(), 6u);
+  EXPECT_EQ(out[0], 200e9); // within the package, as set
+  EXPECT_EQ(out[1], 50e9);  // between packages: gpu_link_bandwidth_bytes_per_s
+  EXPECT_EQ(out[2], 200e9);
+  for (std::size_t i = 3; i < out.size(); ++i)
+    EXPECT_EQ(out[i], 1.0) << "route " << i - 3;
 }
 
 } // namespace
