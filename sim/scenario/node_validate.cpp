@@ -76,8 +76,9 @@ void check_node(const MessageCheck& n, const Node& node) {
              {n.path("nic_attachment")});
     const Int nics_per_node = n.integer("sockets") * nics, gpus_per_node = n.integer("sockets") * gpus;
     if (node.nic_gpus_size() != nics_per_node)
-      n.fail("nic_gpus", n.path("nic_gpus") + " lists " + str(node.nic_gpus_size()) +
-                             " GPUs, one per NIC of the node: sockets*nics_per_socket = " + str(nics_per_node));
+      n.fail("nic_gpus",
+             n.path("nic_gpus") + " lists " + str(node.nic_gpus_size()) +
+                 " GPUs, one per NIC of the node: sockets*nics_per_socket = " + str(nics_per_node));
     for (const int g : node.nic_gpus())
       if (g < 0 || g >= gpus_per_node)
         n.fail("nic_gpus", n.path("nic_gpus") + ": GPU " + str(g) + " is not one of the node's " +

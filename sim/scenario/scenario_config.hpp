@@ -89,13 +89,13 @@ struct NodeConfig {
   std::optional<double> host_memory_bytes; // per node; unset = not modelled
   bool amx = false;
   double panel_serial_fraction = 0.05;
-  double memory_bandwidth_bytes_per_s = 0.0; // per socket; 0 = not given (no multi-thread streaming)
-  bool nics_on_gpus = false;                 // nic_attachment = GPU
+  double memory_bandwidth_bytes_per_s = 0.0;   // per socket; 0 = not given (no multi-thread streaming)
+  bool nics_on_gpus = false;                   // nic_attachment = GPU
   double gpu_link_bandwidth_bytes_per_s = 0.0; // 0: no GPU-GPU links
   double gpu_link_latency_s = 0.0;
   int gpus_per_package = 1;
   double package_link_bandwidth_bytes_per_s = 0.0;
-  std::vector<int> nic_gpus; // per NIC of a node (nics_on_gpus); empty: NIC i on GPU i x G / NICs
+  std::vector<int> nic_gpus;   // per NIC of a node (nics_on_gpus); empty: NIC i on GPU i x G / NICs
   bool unified_memory = false; // APU: CPU and GPU share gpu_memory_bytes
 
   int cores_per_node() const { return sockets * cores_per_socket; }
