@@ -34,7 +34,7 @@ struct PlatformSpec {
   int gpus_per_node = 0;                     // the node's GPUs (a rank's are gpus_per_rank of them, in order)
   bool nics_on_gpus = false;                 // NIC i of a node on GPU i x gpus_per_node / NICs
   double gpu_link_bandwidth_bytes_per_s = 0, gpu_link_latency_s = 0; // 0: no GPU <-> GPU links
-  int gpus_per_package = 1;                     // GPUs of a package share a faster link
+  int gpus_per_package = 1;                                          // GPUs of a package share a faster link
   double package_link_bandwidth_bytes_per_s = 0;
   std::vector<int> nic_gpus; // the GPU each NIC of a node hangs on; empty: NIC i on GPU i x G / NICs
   NicMapping nic_mapping = NicMapping::PhaseSpecific;

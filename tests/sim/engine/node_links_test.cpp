@@ -1,10 +1,13 @@
-// GPU links and NICs on GPUs (sim/engine/machine_zone.cpp), on nodes shaped as
-// Frontier's: one socket, 8 GPUs, 4 NICs, NIC i on GPU 2i, a link per ordered
-// pair of GPUs. A message from GPU memory starts at its rank's GPU: to a rank
-// of the node over their GPUs' link, to another node over the link to the
-// NIC's GPU (none when the NIC is on its own GPU). A message from host memory
-// reaches a NIC over the CPU-GPU link of the NIC's GPU, and a rank of the node
-// over shared memory.
+// The links inside a node (sim/engine/machine_zone.cpp). Sockets are joined
+// pair by pair: a message between ranks of two sockets of one node, or from a
+// rank to a NIC of another socket, crosses the link of that ordered pair and
+// no other (four sockets, as a node of four APUs or four superchips). GPU
+// links and NICs on GPUs, on nodes shaped as Frontier's: one socket, 8 GPUs,
+// 4 NICs, NIC i on GPU 2i, a link per ordered pair of GPUs. A message from
+// GPU memory starts at its rank's GPU: to a rank of the node over their GPUs'
+// link, to another node over the link to the NIC's GPU (none when the NIC is
+// on its own GPU). A message from host memory reaches a NIC over the CPU-GPU
+// link of the NIC's GPU, and a rank of the node over shared memory.
 #include <functional>
 #include <string>
 #include <vector>
@@ -78,6 +81,25 @@ std::vector<double> node_links(const std::vector<Asked>& asked, bool nics_on_gpu
 void expect_all(const std::vector<double>& ok) {
   for (std::size_t i = 0; i < ok.size(); ++i)
     EXPECT_EQ(ok[i], 1.0) << "route " << i;
+}
+
+TEST(SocketLinks, EachOrderedPairOfSocketsHasItsOwnLink) {
+  // 2 nodes of 4 sockets, one rank, no GPU and one NIC a socket: ranks 0-3 on
+  // node 0's sockets 0-3; rank 6 is node 1's socket 2.
+  const auto four_sockets = [](PlatformSpec& spec) {
+    spec.ranks_per_node = 4;
+    spec.gpus_per_rank = 0;
+    spec.gpus_per_node = 0;
+    spec.sockets = 4;
+    spec.nics_per_socket = 1;
+    spec.upi_bandwidth_bytes_per_s = 100e9;
+  };
+  expect_all(node_links({{2, 3, false, {"n0.shm", "n0.upi23"}},
+                         {3, 2, false, {"n0.shm", "n0.upi32"}},
+                         {1, 2, false, {"n0.shm", "n0.upi12"}},
+                         {0, 3, false, {"n0.shm", "n0.upi03"}},
+                         {2, 6, false, {}}},
+                        false, NicMapping::RankLocal, four_sockets));
 }
 
 TEST(GpuLinks, DeviceMessagesWithinANodeTakeTheirGpusLink) {
