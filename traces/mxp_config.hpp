@@ -62,6 +62,11 @@ struct MxpConfig {
   /// convergence or after maxits = 50). No default: the count depends on the
   /// matrix and the precision, give it explicitly.
   int refinement_iterations = 0;
+  /// Fast mode: Mark ops in the refinement, id 0 where the iterations start
+  /// (classical: the refinement's start; GMRES: after its first residual,
+  /// solves and norm), id i after iteration i (docs/fast-mode.md, "13. The
+  /// refinement's iterations").
+  bool refinement_marks = false;
   /// The MPI library's collectives (machine.mpi): the refinement's
   /// MPI_Allreduce takes the algorithm its table selects (no selection:
   /// MPICH's recursive doubling); its MPI_Bcast stays a binomial tree.

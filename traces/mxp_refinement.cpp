@@ -16,12 +16,14 @@ public:
 
   void run() {
     if (c_.refinement == MxpConfig::Refinement::Classical) {
-      for (int it = 0; it < c_.refinement_iterations; ++it) {
+      mark(0);
+      for (int it = 1; it <= c_.refinement_iterations; ++it) {
         norm(); // ||x||
         residual();
         norm(); // ||r||
         solve_lower();
         solve_upper();
+        mark(static_cast<std::uint32_t>(it));
       }
       return;
     }
@@ -29,12 +31,14 @@ public:
     solve_lower();
     solve_upper();
     norm();
+    mark(0);
     for (int it = 1; it <= c_.refinement_iterations; ++it) {
       residual(); // A v_it (the same communication as the residual)
       solve_lower();
       solve_upper();
       for (int j = 0; j <= it; ++j)
         dot(); // it + 1 Gram-Schmidt projections (the last one is the norm)
+      mark(static_cast<std::uint32_t>(it));
     }
     // x += V y: a local product with the it Krylov vectors, then the final residual.
     b_.compute(KERNEL_GEMV, c_.refinement_resource, local_rows_, c_.refinement_iterations, 0, SOLVE);
@@ -43,6 +47,9 @@ public:
   }
 
 private:
+  void mark(std::uint32_t id) {
+    if (c_.refinement_marks) b_.mark(id);
+  }
   std::int64_t width(std::int64_t blk) const { return std::min(c_.nb, c_.n - blk * c_.nb); }
   std::int64_t rows_in(std::int64_t begin, std::int64_t end) const {
     return local_count(begin, end, c_.nb, row_, g_.p());

@@ -29,6 +29,7 @@ void OpRecycler::harvest(StepSchedule& step) {
           syncs_.items.emplace_back(op.release_sync());
           break;
         case Op::kPolledUpdate: // rare (one per CPU rank and step): not recycled
+        case Op::kMark:         // a few per rank, in the final solve only
         case Op::KIND_NOT_SET:
           break;
         }

@@ -120,6 +120,9 @@ public:
     return tag;
   }
 
+  /// A point of the program with this id (Mark).
+  void mark(std::uint32_t id) { program_->add_ops()->mutable_mark()->set_id(id); }
+
   /// Waits for `tag`; tag 0 (a skipped async op) is ignored.
   void wait(std::uint32_t tag) {
     if (tag != 0) payload<Wait>(program_->add_ops())->set_async_tag(tag);

@@ -300,6 +300,7 @@ ValidationReport validate_schedule(int ranks, const std::vector<const StepSchedu
                     " not in flight");
           break;
         case Op::kPolledUpdate: // handled above
+        case Op::kMark:
           break;
         case Op::KIND_NOT_SET:
           c.error(where(k, r, i) + "empty op");

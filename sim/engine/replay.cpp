@@ -47,6 +47,7 @@ struct Replay::State {
   std::vector<RankPhases> rank_kernel_s; // per rank: the seconds of its kernels, by phase
   std::vector<double> rank_swap_bcast_s; // per rank: broadcast work its probes did inside a row swap
   std::vector<int> ranks_done;           // parallel to records: active ranks done with the step
+  std::vector<double> marks;             // by Mark id: the latest time a rank passed it (NaN: none)
   std::unique_ptr<PivotExchanges> exchanges;
   std::unique_ptr<CollectiveSyncs> syncs;
   std::unique_ptr<models::NoiseModel> noise; // null when the run has no noise
@@ -142,6 +143,8 @@ private:
       return sync(op.sync(), pos, t0);
     case traces::Op::kPolledUpdate:
       return polled_update(op.polled_update(), pos);
+    case traces::Op::kMark:
+      return mark(op.mark().id(), t0);
     case traces::Op::KIND_NOT_SET:
       break;
     }
@@ -305,6 +308,12 @@ private:
       sg4::this_actor::execute(noisy);
     }
     accounts_.add(pos, phase, t0, sg4::Engine::get_clock());
+  }
+
+  void mark(std::uint32_t id, double now_s) {
+    auto& marks = st_.marks;
+    if (marks.size() <= id) marks.resize(id + 1, std::numeric_limits<double>::quiet_NaN());
+    if (!(marks[id] >= now_s)) marks[id] = now_s; // NaN: the first rank to pass it
   }
 
   // How much the detours of this rank's first `threads` cores stretch `work_s`
@@ -580,6 +589,9 @@ const std::vector<double>& Replay::rank_swap_bcast_s() const {
 }
 const ReplayStats& Replay::stats() const {
   return state_->stats;
+}
+const std::vector<double>& Replay::marks() const {
+  return state_->marks;
 }
 double Replay::makespan_s() const {
   return state_->makespan_s;

@@ -97,6 +97,9 @@ public:
   /// a PolledUpdate's row swap, which netlib HPL's laswp timer counts.
   const std::vector<double>& rank_swap_bcast_s() const;
   const ReplayStats& stats() const;
+  /// By Mark id (traces::Mark): the latest time a rank passed it, NaN for an
+  /// id no rank passed; empty when the schedule has no marks.
+  const std::vector<double>& marks() const;
   double makespan_s() const;
   /// Ranks whose program ran to the end (a deadlock or a failure leaves fewer).
   int finished_ranks() const;

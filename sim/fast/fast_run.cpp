@@ -33,6 +33,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -90,6 +91,7 @@ public:
     const int slowest =
         plan_.fold || plan_.final_window ? slowest_node(machine_.platform->spec(), sc_.workload.nodes) : -1;
     fold_set_ = std::make_unique<FoldSet>(sc_.workload, plan_.config, steps_, slowest);
+    refinement_simulated_ = simulated_refinement_iterations();
     integration_ = StepIntegration(steps_, plan_.config.interpolation);
     run_controller(machine_, "fast-controller", [this]() {
       control();
@@ -124,6 +126,36 @@ public:
 private:
   const FastConfig& cfg() const { return plan_.config; }
 
+  // HPL-MxP's refinement iterations the final solve's window simulates, the
+  // others extrapolated (docs/fast-mode.md, point 13); 0: all of them. By
+  // default only where the final solve has a window of its own (large runs).
+  int simulated_refinement_iterations() const {
+    if (sc_.workload.benchmark != Benchmark::HplMxp) return 0;
+    const int total = source_->refinement_iterations();
+    const int gmres_or_classical = sc_.workload.mxp.refinement == Refinement::Gmres ? 1 : 2;
+    const int k = cfg().refinement_iterations.value_or(plan_.final_window ? gmres_or_classical : 0);
+    return k > 0 && k < total ? k : 0;
+  }
+
+  // The final solve's sample with the refinement iterations the window did not
+  // simulate: each takes as long as the last one simulated, the time between
+  // the replay's marks around it (the latest rank to pass each).
+  void extrapolate_refinement(Sample& s, const std::vector<double>& marks) const {
+    const auto k = static_cast<std::size_t>(refinement_simulated_);
+    if (marks.size() <= k || !std::isfinite(marks[k]) || !std::isfinite(marks[k - 1]))
+      throw std::logic_error("fast mode: the refinement's window lacks its iteration marks");
+    const double iteration_s = marks[k] - marks[k - 1];
+    const double extra_s = (source_->refinement_iterations() - refinement_simulated_) * iteration_s;
+    const double scale = s.step_s > 0.0 ? (s.step_s + extra_s) / s.step_s : 1.0;
+    s.step_s += extra_s;
+    s.end_s += extra_s;
+    for (std::size_t p = 0; p < kPhaseCount; ++p) {
+      s.phase_s[p] *= scale;
+      s.mean_phase_s[p] *= scale;
+    }
+    s.refinement_iterations_simulated = refinement_simulated_;
+  }
+
   // Simulates one window from the engine's present state.
   WindowOutcome simulate(const WindowJob& job) const {
     const std::int64_t first = job.first, last = job.last;
@@ -149,7 +181,12 @@ private:
     // are priced (docs/faults.md, "Flaps in fast mode"). A fabric flap's
     // window prices the exchanges as the fault-free windows do.
     std::unique_ptr<ScheduleSource> own;
-    if (job.message_pivots && !job.fault_nodes.empty()) {
+    const bool refinement = refinement_simulated_ > 0 && last == steps_;
+    if (refinement) {
+      ScheduleShortcuts shortcuts = plan_.shortcuts;
+      shortcuts.refinement_iterations = refinement_simulated_;
+      own = make_schedule_source(sc_, shortcuts);
+    } else if (job.message_pivots && !job.fault_nodes.empty()) {
       ScheduleShortcuts shortcuts = plan_.shortcuts;
       const auto& w = sc_.workload;
       for (const int node : job.fault_nodes)
@@ -199,6 +236,7 @@ private:
         s.phase_s = recs[i].phase_s;
         s.mean_phase_s = recs[i].mean_phase_s;
         s.flops = recs[i].flops;
+        if (refinement && recs[i].final_solve) extrapolate_refinement(s, replay.marks());
         out.samples.emplace_back(k, s);
       }
       prev_end = recs[i].end_s;
@@ -303,7 +341,7 @@ private:
     // lie in different intervals, so each one's interpolated guess is the same
     // before the pass as after its other windows.
     bool refined = true;
-    while (refined && windows_ < cfg().max_windows) {
+    while (refined && windows_ < cfg().max_windows && !within_target()) {
       refined = false;
       std::vector<std::int64_t> keys;
       for (const auto& [k, s] : integration_.samples())
@@ -328,6 +366,16 @@ private:
   }
 
   void fail() { failed_ = true; }
+
+  // The run's sampling error is at most options.fast.target_sampling_error
+  // (none set: never).
+  bool within_target() const {
+    if (cfg().target_sampling_error <= 0.0) return false;
+    const auto records =
+        integration_.step_records(sc_.workload.n, sc_.workload.nb, [](std::int64_t) { return 0.0; });
+    const double error = integration_.sampling_error_fraction(records.back().end_s);
+    return error >= 0.0 && error <= cfg().target_sampling_error;
+  }
 
   // Link flaps (sim/fast/fault_windows.hpp): on the fault-free steps, each
   // reached flap of each timeline in a window (and, when it failed a message,
@@ -414,6 +462,7 @@ private:
   StepIntegration integration_;
   std::uint64_t activities_ = 0;
   int windows_ = 0;
+  int refinement_simulated_ = 0; // simulated_refinement_iterations()
   bool failed_ = false;
   std::unique_ptr<WindowPool> pool_;
   std::optional<WindowJob> background_; // the final solve's window, when it runs in the background

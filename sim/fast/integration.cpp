@@ -150,7 +150,10 @@ StepIntegration::step_records(std::int64_t n, std::int64_t nb,
       r.mean_phase_s = it->second.mean_phase_s;
       r.start_s = clock;
       clock += it->second.step_s;
-      r.how = "simulated";
+      // HPL-MxP's final solve with some refinement iterations extrapolated
+      // (docs/fast-mode.md, point 13): "extrapolated:k" for k simulated.
+      const int simulated = it->second.refinement_iterations_simulated;
+      r.how = simulated > 0 ? "extrapolated:" + std::to_string(simulated) : "simulated";
     } else {
       const auto hi = samples_.lower_bound(k);
       const std::int64_t lo_step = hi == samples_.begin() ? 0 : std::prev(hi)->first;

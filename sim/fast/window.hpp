@@ -22,6 +22,9 @@ struct Sample {
   std::array<double, kPhaseCount> phase_s{};
   std::array<double, kPhaseCount> mean_phase_s{};
   double flops = 0.0;
+  /// The final solve of HPL-MxP: refinement iterations simulated, the others
+  /// extrapolated (0: all simulated; docs/fast-mode.md, point 13).
+  int refinement_iterations_simulated = 0;
 };
 static_assert(std::is_trivially_copyable_v<Sample>, "samples travel as raw bytes");
 

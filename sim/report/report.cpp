@@ -157,6 +157,9 @@ std::string summary_json_text(const RunResult& result) {
   if (result.benchmark == "hpl-mxp") {
     j["refinement_s"] = result.refinement_s;
     j["refinement_iterations"] = result.refinement_iterations;
+    j["refinement_iterations_simulated"] = result.refinement_iterations_simulated > 0
+                                               ? result.refinement_iterations_simulated
+                                               : result.refinement_iterations;
   }
   return j.dump(2) + '\n';
 }
@@ -306,9 +309,14 @@ void print_summary(const RunResult& result, std::ostream& out) {
   out << "Crossover (the update's share of the step time 2% below its early level to the end): "
       << at(crossover_step(result)) << "; sustained rate 2% below its plateau: " << at(rate_drop_step(result))
       << "; GEMM < max(SWAP, PFACT+BCAST): " << at(gemm_below_comm_step(result)) << "\n";
-  if (result.benchmark == "hpl-mxp")
+  if (result.benchmark == "hpl-mxp") {
     out << "Refinement " << format_duration(result.refinement_s, 4) << ", " << result.refinement_iterations
-        << " iterations\n";
+        << " iterations";
+    if (result.refinement_iterations_simulated > 0)
+      out << " (" << result.refinement_iterations_simulated
+          << " simulated, the others extrapolated from the last)";
+    out << "\n";
+  }
   if (result.completed)
     out << "Outcome: completed\n";
   else

@@ -1,6 +1,8 @@
 #include "sim/result/run_result.hpp"
 
 #include <algorithm>
+#include <string>
+#include <string_view>
 
 #include "traces/hpl_flops.hpp"
 
@@ -15,6 +17,10 @@ void finalize_result(RunResult& r) {
   if (r.benchmark == "hpl-mxp" && r.step_records.size() >= 2) {
     const auto& last = r.step_records.back();
     r.refinement_s = last.end_s - r.step_records[r.step_records.size() - 2].end_s;
+    // steps.csv's "extrapolated:k" (sim/fast/integration.cpp): k iterations simulated.
+    constexpr std::string_view kExtrapolated = "extrapolated:";
+    if (last.how.starts_with(kExtrapolated))
+      r.refinement_iterations_simulated = std::stoi(last.how.substr(kExtrapolated.size()));
   }
   r.rmax_flops_per_s = r.time_s > 0.0 ? flops / r.time_s : 0.0;
 }

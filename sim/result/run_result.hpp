@@ -115,6 +115,9 @@ struct RunResult {
   // MxP refinement
   double refinement_s = 0.0;
   int refinement_iterations = 0;
+  // Of them, simulated in fast mode's final window; the others extrapolated
+  // (docs/fast-mode.md, point 13). 0: all simulated.
+  int refinement_iterations_simulated = 0;
   // Simulator statistics (never in summary.json: they are not deterministic
   // in wall time, only activities are).
   std::uint64_t activities = 0;

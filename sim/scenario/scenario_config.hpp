@@ -228,6 +228,10 @@ struct FastConfig {
   int workers = 0; // 0: the CPUs the run may use, at most 8
   // Measured against a 1,000-window run (docs/fast-mode.md, "integrating the curve").
   CurveRule interpolation = CurveRule::MonotoneCubic;
+  // HPL-MxP's final solve: iterations simulated, the rest extrapolated (0: all;
+  // unset: 1 for GMRES, 2 for classical; docs/fast-mode.md, point 13).
+  std::optional<int> refinement_iterations;
+  double target_sampling_error = 0.0; // 0: none (docs/fast-mode.md, point 1)
 };
 
 struct OptionsConfig {

@@ -270,6 +270,8 @@ ResolvedScenario resolve(const LoadedScenario& loaded) {
   set_if(f.has_swap_roll_group(), f.swap_roll_group(), out.options.fast.swap_roll_group);
   set_if(f.has_fold_above_ranks(), f.fold_above_ranks(), out.options.fast.fold_above_ranks);
   set_if(f.has_workers(), f.workers(), out.options.fast.workers);
+  if (f.has_refinement_iterations()) out.options.fast.refinement_iterations = f.refinement_iterations();
+  set_if(f.has_target_sampling_error(), f.target_sampling_error(), out.options.fast.target_sampling_error);
   if (f.has_interpolation() && f.interpolation() != FastOptions::INTERPOLATION_UNSET)
     out.options.fast.interpolation = static_cast<CurveRule>(f.interpolation());
   out.prescreen_note = apply_prescreen(out);

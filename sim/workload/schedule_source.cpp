@@ -1,5 +1,6 @@
 #include "sim/workload/schedule_source.hpp"
 
+#include <algorithm>
 #include <type_traits>
 
 #include "models/refinement_model.hpp"
@@ -142,6 +143,10 @@ std::unique_ptr<ScheduleSource> make_schedule_source(const ResolvedScenario& sc,
   if (sc.workload.benchmark == Benchmark::HplMxp) {
     traces::MxpConfig config = mxp_config(sc);
     config.bcast_ring_aggregated = shortcuts.ring_aggregated;
+    if (shortcuts.refinement_iterations > 0) {
+      config.refinement_iterations = std::min(config.refinement_iterations, shortcuts.refinement_iterations);
+      config.refinement_marks = true;
+    }
     return std::make_unique<GeneratorSource<traces::MxpScheduleGenerator>>(config);
   }
   traces::HplConfig config = hpl_config(sc);

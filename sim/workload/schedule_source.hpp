@@ -40,6 +40,9 @@ struct ScheduleShortcuts {
   int swap_roll_group = 1;                ///< traces::HplConfig::swap_roll_group
   bool ring_aggregated = false;           ///< traces::MxpConfig::bcast_ring_aggregated
   std::vector<int> message_pivot_columns; ///< traces::HplConfig::message_pivot_columns
+  /// HPL-MxP: > 0 schedules this many refinement iterations (at most the
+  /// run's), with traces::MxpConfig::refinement_marks; 0: the run's.
+  int refinement_iterations = 0;
 };
 
 /// Throws std::invalid_argument when the workload cannot be generated.

@@ -249,6 +249,46 @@ TEST(MxpGenerator, GmresRefinementAddsArnoldiReductions) {
   EXPECT_EQ(sends_of(s).size(), 218u);
 }
 
+TEST(MxpGenerator, RefinementMarksEndEachIteration) {
+  // With refinement_marks every rank's final step marks where GMRES's
+  // iterations start (id 0, after the first residual, solves and norm) and
+  // where each ends (ids 1, 2), in that order, with the A-product's sends
+  // between them; classical refinement marks its start (0) and each end.
+  // Without them the step has no Mark and the same sends.
+  for (const auto kind : {MxpConfig::Refinement::Gmres, MxpConfig::Refinement::Classical}) {
+    MxpConfig c = small_mxp();
+    c.refinement = kind;
+    const MxpScheduleGenerator plain(c);
+    c.refinement_marks = true;
+    const MxpScheduleGenerator marked(c);
+    StepSchedule a, b;
+    plain.step(plain.steps(), a);
+    marked.step(marked.steps(), b);
+    EXPECT_EQ(sends_of(a), sends_of(b));
+    ASSERT_EQ(b.ranks_size(), c.p * c.q);
+    for (const RankProgram& r : b.ranks()) {
+      std::vector<std::uint32_t> ids;
+      std::vector<int> sends_before; // sends between consecutive marks
+      int sends = 0;
+      for (const Op& op : r.ops()) {
+        if (op.has_send()) ++sends;
+        if (!op.has_mark()) continue;
+        ids.push_back(op.mark().id());
+        sends_before.push_back(sends);
+        sends = 0;
+      }
+      EXPECT_EQ(ids, (std::vector<std::uint32_t>{0, 1, 2})) << "rank " << r.rank();
+      if (kind == MxpConfig::Refinement::Classical) {
+        EXPECT_EQ(sends_before.front(), 0) << "rank " << r.rank();
+      }
+    }
+    for (const RankProgram& r : a.ranks())
+      for (const Op& op : r.ops())
+        EXPECT_FALSE(op.has_mark());
+    EXPECT_TRUE(validate_all(marked).ok()) << validate_all(marked).summary();
+  }
+}
+
 TEST(MxpGenerator, FlopsHeaderAndErrors) {
   MxpConfig c = small_mxp();
   const MxpScheduleGenerator g(c);

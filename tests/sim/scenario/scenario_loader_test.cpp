@@ -189,6 +189,16 @@ TEST(ScenarioLoader, RejectsAnOddSwapRollGroup) {
   EXPECT_EQ(error_of(kValid, o), "");
 }
 
+TEST(ScenarioLoader, RejectsNegativeRefinementIterations) {
+  // 0 simulates every iteration (sim/scenario/scenario.proto, refinement_iterations).
+  ScenarioOverrides o;
+  o.set = {"options.fast.refinement_iterations=-1"};
+  const std::string e = error_of(kValid, o);
+  EXPECT_NE(e.find("options.fast.refinement_iterations"), std::string::npos) << e;
+  o.set = {"options.fast.refinement_iterations=0"};
+  EXPECT_EQ(error_of(kValid, o), "");
+}
+
 TEST(ScenarioLoader, RejectsACollectivePanelWithoutGpus) {
   // The collective panel factorization assumes the rank's core is free during
   // the panel, as it is when the updates run on the GPUs (sim/scenario/scenario.proto).
