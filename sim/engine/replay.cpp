@@ -9,6 +9,7 @@
 #include "sim/engine/pivot_exchange.hpp"
 #include "sim/engine/rank_mean.hpp"
 #include "sim/engine/rank_peers.hpp"
+#include "sim/engine/replay_marks.hpp"
 #include "sim/engine/step_window.hpp"
 #include "traces/hpl_pfact.hpp"
 
@@ -47,7 +48,7 @@ struct Replay::State {
   std::vector<RankPhases> rank_kernel_s; // per rank: the seconds of its kernels, by phase
   std::vector<double> rank_swap_bcast_s; // per rank: broadcast work its probes did inside a row swap
   std::vector<int> ranks_done;           // parallel to records: active ranks done with the step
-  std::vector<double> marks;             // by Mark id: the latest time a rank passed it (NaN: none)
+  ReplayMarks marks;
   std::unique_ptr<PivotExchanges> exchanges;
   std::unique_ptr<CollectiveSyncs> syncs;
   std::unique_ptr<models::NoiseModel> noise; // null when the run has no noise
@@ -144,7 +145,7 @@ private:
     case traces::Op::kPolledUpdate:
       return polled_update(op.polled_update(), pos);
     case traces::Op::kMark:
-      return mark(op.mark().id(), t0);
+      return st_.marks.pass(op.mark().id(), t0);
     case traces::Op::KIND_NOT_SET:
       break;
     }
@@ -230,10 +231,9 @@ private:
     accounts_.add(pos, phase_index(x.phase()), t0, sg4::Engine::get_clock());
   }
 
-  // Fast mode's collective panel factorization: this rank's CPU time before
-  // each of the panel's jb pivot exchanges and after the last one, priced as
-  // compute() prices the same kernels (kernel model, panel threading, jitter
-  // drawn in the same order, the rank's core speed).
+  // Fast mode's collective panel factorization: this rank's CPU time before each of the panel's
+  // jb pivot exchanges and after the last one, priced as compute() prices the same kernels
+  // (kernel model, panel threading, jitter drawn in the same order, the rank's core speed).
   const std::vector<double>& panel_segments(const traces::Exchange& x) {
     const traces::PanelShape& shape = x.panel();
     const int member = traces::Communicator{x.base(), x.stride(), x.size()}.member_of(rank_);
@@ -310,21 +310,14 @@ private:
     accounts_.add(pos, phase, t0, sg4::Engine::get_clock());
   }
 
-  void mark(std::uint32_t id, double now_s) {
-    auto& marks = st_.marks;
-    if (marks.size() <= id) marks.resize(id + 1, std::numeric_limits<double>::quiet_NaN());
-    if (!(marks[id] >= now_s)) marks[id] = now_s; // NaN: the first rank to pass it
-  }
-
   // How much the detours of this rank's first `threads` cores stretch `work_s`
   // seconds of CPU work that start now (0 without noise).
   double noise_delay_s(int threads, double work_s) const {
     if (!st_.noise) return 0.0;
     return st_.noise->rank_delay_s(rank_, threads, sg4::Engine::get_clock(), work_s);
   }
-  // A message's software overhead on this rank's main core, stretched by the
-  // detours there: the time the message waits for it beyond the overhead the
-  // protocol model already prices.
+  // A message's software overhead on this rank's main core, stretched by the detours there:
+  // the time the message waits for it beyond the overhead the protocol model already prices.
   void message_noise(std::int64_t bytes, bool send) const {
     if (!st_.noise) return;
     const double o = st_.protocol == nullptr ? 0.0
@@ -338,10 +331,9 @@ private:
            !(*st_.options.active_ranks)[static_cast<std::size_t>(peer)];
   }
 
-  // A message with a folded-away (phantom) peer: the phantom is taken to be
-  // ready when this rank is (the ranks folded away are symmetric to the active
-  // ones), so the transfer starts now and crosses the real route between the
-  // two ranks' hosts, loading its links (docs/fast-mode.md, "folding").
+  // A message with a folded-away (phantom) peer: the phantom is taken to be ready when this rank
+  // is (the ranks folded away are symmetric to the active ones), so the transfer starts now and
+  // crosses the real route between the two ranks' hosts, loading its links (docs/fast-mode.md, "folding").
   void phantom_transfer(int from, int to, std::int64_t bytes, std::uint32_t tag, std::size_t pos, int phase,
                         double t0, bool device) {
     device_overhead(device);
@@ -591,7 +583,7 @@ const ReplayStats& Replay::stats() const {
   return state_->stats;
 }
 const std::vector<double>& Replay::marks() const {
-  return state_->marks;
+  return state_->marks.times();
 }
 double Replay::makespan_s() const {
   return state_->makespan_s;
