@@ -232,6 +232,13 @@ fs::path run_mxp_slice(const TempDir& dir, const std::string& name, const std::v
   return out;
 }
 
+// run_mxp_slice with `sets`, plus `key=value` when a value is given.
+fs::path run_mxp_slice_with(const TempDir& dir, const std::string& name, std::vector<std::string> sets,
+                            const std::string& key, const std::string& value) {
+  if (!value.empty()) sets.push_back(key + "=" + value);
+  return run_mxp_slice(dir, name, sets);
+}
+
 TEST(CliModes, FinalSolveFoldedAboveTheThresholdLeavesTheStepsUnfolded) {
   // A 32-node HPL-MxP slice (64 ranks, 8 x 8) in fast mode with folding off.
   // fold_above_ranks 8 folds only the refinement's window (at Aurora's MxP
@@ -277,9 +284,8 @@ TEST(CliModes, RefinementIterationsExtrapolatedFromOneFollowAllSimulated) {
   // 0.121514 s (-0.05%); the steps before are the same windows, to the bit.
   TempDir dir;
   const auto run = [&](const std::string& name, const std::string& iterations) {
-    std::vector<std::string> sets = {"options.fast.fold=OFF", "options.fast.fold_above_ranks=8"};
-    if (!iterations.empty()) sets.push_back("options.fast.refinement_iterations=" + iterations);
-    return run_mxp_slice(dir, name, sets);
+    return run_mxp_slice_with(dir, name, {"options.fast.fold=OFF", "options.fast.fold_above_ranks=8"},
+                              "options.fast.refinement_iterations", iterations);
   };
   const fs::path all = run("all", "0"), one = run("one", "");
   const auto a = steps_rows(all), b = steps_rows(one);
@@ -303,9 +309,8 @@ TEST(CliModes, BisectionStopsAtTheTargetSamplingError) {
   // windows already meet stops it before the first pass.
   TempDir dir;
   const auto run = [&](const std::string& name, const std::string& target) {
-    std::vector<std::string> sets = {"options.fast.fold=OFF", "options.fast.refinement_iterations=0"};
-    if (!target.empty()) sets.push_back("options.fast.target_sampling_error=" + target);
-    return run_mxp_slice(dir, name, sets);
+    return run_mxp_slice_with(dir, name, {"options.fast.fold=OFF", "options.fast.refinement_iterations=0"},
+                              "options.fast.target_sampling_error", target);
   };
   const fs::path plain = run("plain", ""), loose = run("loose", "0.5");
   const auto windows = [](const fs::path& out) { return read_stats(out)["windows"].size(); };
