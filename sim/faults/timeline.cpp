@@ -134,6 +134,7 @@ FaultTimeline build_timeline(const ResolvedScenario& sc, const topo::Topology& t
                         : kCassiniRetryWaits_s;
   t.retry_timeout_s = f.retry().has_timeout_s() ? f.retry().timeout_s() : kCassiniSptTimeout_s;
   t.restart_setup_s = f.restart_setup_s();
+  if (f.has_flap_process() || f.has_failure_process()) t.horizon_s = horizon_s;
   return t;
 }
 

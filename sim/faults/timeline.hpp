@@ -49,6 +49,9 @@ struct FaultTimeline {
   std::vector<double> retry_waits_s; // the retry handler's waits, in order
   double retry_timeout_s = 0.0;      // the packet timeout before each retry and before the cancel
   double restart_setup_s = 0.0;
+  /// The seeded processes' events are drawn over [0, horizon_s); 0 without a
+  /// seeded process (listed events only).
+  double horizon_s = 0.0;
   bool empty() const { return flaps.empty() && node_failures.empty() && degradations.empty(); }
   /// The failure that ends the run (the earliest), if any before `horizon_s`.
   std::optional<NodeFailureEvent> first_failure_before(double horizon_s) const;

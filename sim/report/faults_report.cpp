@@ -1,5 +1,6 @@
 #include "sim/report/faults_report.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include "sim/support/output_files.hpp"
@@ -65,11 +66,19 @@ nlohmann::ordered_json faults_summary_json(const RunResult& r) {
   if (!r.panel_exchange.empty()) j["panel_exchange"] = r.panel_exchange;
   j["lost_work_s"] = r.lost_work_s;
   j["restart_setup_s"] = r.restart_setup_s;
+  j["drawn_through_s"] =
+      r.faults_drawn_through_s ? nlohmann::ordered_json(*r.faults_drawn_through_s) : nullptr;
   return j;
 }
 
 void print_faults(const RunResult& r, std::ostream& out) {
+  // Every reached event gets a line; those after the run's end too while they
+  // are few (listed events), else one line counts them (faults.csv has each).
+  constexpr std::size_t kNotReachedLines = 20;
+  const auto not_reached = static_cast<std::size_t>(
+      std::count_if(r.faults.begin(), r.faults.end(), [](const auto& f) { return !f.reached; }));
   for (const auto& f : r.faults) {
+    if (!f.reached && not_reached > kNotReachedLines) continue;
     out << "Fault " << f.id << ": " << f.kind << " " << f.target << " at " << f.start_s << " s";
     if (f.kind == "link_flap") out << " for " << f.duration_s << " s";
     if (!f.reached) {
@@ -97,6 +106,8 @@ void print_faults(const RunResult& r, std::ostream& out) {
       delay_s += *f.delay_s;
     }
   }
+  if (not_reached > kNotReachedLines)
+    out << not_reached << " more events fall after the run's end, not reached (each in faults.csv)\n";
   out << "Faults, panel exchange " << (r.panel_exchange.empty() ? "n/a" : r.panel_exchange) << ": " << reached
       << " of " << r.faults.size() << " events reached, " << failed << " messages failed, " << wait_s
       << " s of retry waits";
@@ -104,7 +115,13 @@ void print_faults(const RunResult& r, std::ostream& out) {
   if (r.fault_free_time_s)
     out << " (without them: " << *r.fault_free_time_s << " s, Rmax "
         << traces::hpl_flops(r.n) / *r.fault_free_time_s / 1e15 << " PF/s)";
-  out << (r.completed ? "" : "; the run did not complete") << "\n";
+  out << (r.completed ? "" : "; the run did not complete");
+  if (r.faults_drawn_through_s) {
+    out << "; seeded events drawn through " << *r.faults_drawn_through_s << " s";
+    // Only a run held back far beyond its fault-free time gets here (fault_horizon_s).
+    if (r.time_s >= *r.faults_drawn_through_s) out << ", which the run outlasted: later ones were not drawn";
+  }
+  out << "\n";
 }
 
 } // namespace hplsim::sim

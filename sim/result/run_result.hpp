@@ -104,8 +104,9 @@ struct RunResult {
   std::string rederived; // --nodes K: what the grid rule re-derived (empty without it)
   bool has_faults = false;
   std::vector<FaultOutcome> faults;
-  double lost_work_s = 0.0;     // an aborted run: the allocation time it used for nothing
-  double restart_setup_s = 0.0; // faults.restart_setup_s
+  double lost_work_s = 0.0;                     // an aborted run: the allocation time it used for nothing
+  double restart_setup_s = 0.0;                 // faults.restart_setup_s
+  std::optional<double> faults_drawn_through_s; // the seeded processes' horizon (none: listed events only)
   std::vector<StepRecord> step_records;
   // Fast mode's sampling error of Rmax, relative (docs/fast-mode.md, "integrating the curve"): the jackknife
   // over its interior windows, of which there were `sampling_windows`; negative when not estimated (other

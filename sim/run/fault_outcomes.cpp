@@ -71,6 +71,7 @@ void record_faults(const FaultTimeline& t, const FaultLog* log, RunResult& r) {
   if (t.empty()) return;
   r.has_faults = true;
   r.restart_setup_s = t.restart_setup_s;
+  if (t.horizon_s > 0.0) r.faults_drawn_through_s = t.horizon_s;
   // The failure that ends the run: the one the simulation saw, or (computed)
   // the first one before the fault-free run's end.
   std::optional<NodeFailureEvent> ending;

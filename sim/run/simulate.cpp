@@ -12,6 +12,7 @@
 #include "sim/engine/replay_setup.hpp"
 #include "sim/fast/fast_run.hpp"
 #include "sim/run/analytic.hpp"
+#include "sim/run/fault_horizon.hpp"
 #include "sim/run/fault_outcomes.hpp"
 #include "sim/run/reference.hpp"
 #include "sim/scenario/machine_topology.hpp"
@@ -125,12 +126,13 @@ RunResult simulate(const ResolvedScenario& sc, const SimulateOptions& options) {
     finalize_result(r);
     // A node failure's outcome follows from the fault-free steps.
     if (sc.faults.ByteSizeLong() > 0)
-      record_faults(build_timeline(sc, *make_topology(sc.machine), 0, kFaultHorizon_s), nullptr, r);
+      record_faults(build_timeline(sc, *make_topology(sc.machine), 0, fault_horizon_s(sc, r.time_s)), nullptr,
+                    r);
     return r;
   }
   case Mode::Fast: {
     RunResult r = initial_result(sc, "fast");
-    BuiltMachine machine = build_machine(sc);
+    BuiltMachine machine = build_machine(sc, {}, 0, fault_horizon_s(sc));
     const std::optional<FaultLog> flaps = run_fast(sc, machine, options.progress, r);
     finalize_result(r);
     record_faults(machine.faults, flaps ? &*flaps : nullptr, r);
@@ -141,7 +143,7 @@ RunResult simulate(const ResolvedScenario& sc, const SimulateOptions& options) {
     break;
   }
   RunResult r = initial_result(sc, "reference");
-  run_reference(sc, options.progress, r);
+  run_reference(sc, options.progress, r, 0, fault_horizon_s(sc));
   return r;
 }
 

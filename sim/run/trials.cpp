@@ -10,6 +10,7 @@
 #include "sim/fast/fast_run.hpp"
 #include "sim/faults/timeline.hpp"
 #include "sim/run/analytic.hpp"
+#include "sim/run/fault_horizon.hpp"
 #include "sim/run/fault_outcomes.hpp"
 #include "sim/run/reference.hpp"
 #include "sim/run/simulate.hpp"
@@ -19,10 +20,6 @@
 namespace hplsim::sim {
 
 namespace {
-
-double trial_horizon_s(double fault_free_s) {
-  return std::min(kFaultHorizon_s, 2.0 * fault_free_s + 3600.0);
-}
 
 // A trial from the fault-free steps `records` and what the simulation saw of
 // its faults (`log`; null: computed from the steps).
@@ -39,18 +36,11 @@ TrialRow outcome(const RunResult& base, std::vector<StepRecord> records, const F
 
 // Reference mode: every trial is a simulation of its own, in a process of its
 // own (one SimGrid engine per process), `jobs` at a time.
-// Their draws cover 2 T + 1 h, T the analytic mode's run time (a closed form,
-// computed in this process in milliseconds to seconds): as fast mode's trials
-// do with their fault-free run, rather than 7 days of events per trial. For
-// HPL-MxP, which the analytic mode does not model, T is HPL's closed form of
-// the same N, NB and grid: its factorization at FP64 rates, a bound well above
-// the run (a horizon past the run's end only costs draws).
+// Their draws end at fault_horizon_s of the analytic mode's time, as fast
+// mode's trials' end at that of their fault-free run.
 std::vector<TrialRow> reference_trials(const std::vector<ResolvedScenario>& scaled, const TrialsOptions& o) {
   const std::vector<std::int64_t> indices = o.indices();
-  RunResult analytic = initial_result(scaled.front(), "analytic");
-  analytic.step_records = analytic_steps(scaled.front());
-  finalize_result(analytic);
-  const double horizon_s = trial_horizon_s(analytic.time_s);
+  const double horizon_s = fault_horizon_s(scaled.front());
   std::vector<TrialRow> rows(scaled.size() * indices.size());
   int done = 0;
   run_in_children(
@@ -98,17 +88,16 @@ TrialsResult simulate_trials(const ResolvedScenario& sc, const TrialsOptions& o)
   const Mode mode = effective_mode(sc);
   check_faults_supported(sc, mode);
   TrialsResult out;
-  // Trial i's events over [0, 2 T + 1 h), T the fault-free run's time: past
-  // the end of any run they can reach (a flap adds at most its retry waits);
-  // drawing 7 days of a high rate for every trial would cost more than the
-  // run. A longer horizon keeps a shorter one's events (models/failure_model.hpp).
+  // Trial i's events over [0, fault_horizon_s(T)), T the fault-free run's
+  // time: drawing 7 days of a high rate for every trial would cost more than
+  // the run.
   const std::vector<std::int64_t> indices = o.indices();
   const auto timelines = [&](const topo::Topology& topology, double fault_free_s) {
     std::vector<FaultTimeline> t;
     for (const ResolvedScenario& s : scaled)
       for (const std::int64_t i : indices)
         t.push_back(
-            build_timeline(s, topology, static_cast<std::uint64_t>(i), trial_horizon_s(fault_free_s)));
+            build_timeline(s, topology, static_cast<std::uint64_t>(i), fault_horizon_s(s, fault_free_s)));
     return t;
   };
   switch (mode) {
@@ -124,7 +113,8 @@ TrialsResult simulate_trials(const ResolvedScenario& sc, const TrialsOptions& o)
   }
   case Mode::Fast: {
     out.fault_free = initial_result(sc, "fast");
-    BuiltMachine machine = build_machine(sc);
+    // The machine's own timeline draws nothing (horizon 0): each trial has its own.
+    BuiltMachine machine = build_machine(sc, {}, 0, 0.0);
     ResolvedScenario with_jobs = sc;
     with_jobs.options.fast.workers = std::max(1, o.jobs);
     std::vector<FaultTimeline> t;

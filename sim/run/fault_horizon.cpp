@@ -1,0 +1,28 @@
+#include "sim/run/fault_horizon.hpp"
+
+#include <algorithm>
+
+#include "sim/engine/machine.hpp"
+#include "sim/run/analytic.hpp"
+#include "sim/run/simulate.hpp"
+
+namespace hplsim::sim {
+
+double fault_horizon_s(const ResolvedScenario& sc, double fault_free_s) {
+  double slowest = 1.0;
+  const auto& var = sc.machine.variability;
+  if (var.degraded_fraction() > 0.0 && var.degraded_rate_factor() > 0.0) slowest = var.degraded_rate_factor();
+  for (const auto& d : sc.faults.degradations())
+    if (d.rate_factor() > 0.0) slowest = std::min(slowest, d.rate_factor());
+  return std::min(kFaultHorizon_s, 2.0 * fault_free_s / slowest + 3600.0);
+}
+
+double fault_horizon_s(const ResolvedScenario& sc) {
+  if (!sc.faults.has_failure_process() && !sc.faults.has_flap_process()) return 0.0;
+  RunResult analytic = initial_result(sc, "analytic");
+  analytic.step_records = analytic_steps(sc);
+  finalize_result(analytic);
+  return fault_horizon_s(sc, analytic.time_s);
+}
+
+} // namespace hplsim::sim
