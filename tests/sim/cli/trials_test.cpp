@@ -94,9 +94,10 @@ TEST(Trials, ExponentialFailuresAgreeWithTheClosedForms) {
   EXPECT_NE(figures.find("PF/s"), std::string::npos) << figures;
 }
 
-// Fast mode with node failures and global-link flaps drawn (30 links at 1000
-// per hour: ~1.75 per 0.21 s run; adaptive routing re-routes them, so a flap
-// does not stretch the run into more flaps, as a 4 s retry wait under
+// Fast mode with node failures and global-link flaps drawn, at N 8,192 (3
+// trials: 2.7 s against 18.6 s at the scenario's 12,288; 30 links at 1000 per
+// hour: ~1.05 flaps per 0.126 s run; adaptive routing re-routes them, so a
+// flap does not stretch the run into more flaps, as a 4 s retry wait under
 // minimal routing would), each in windows of its own: the
 // same seed and K give the same bytes, and trial i is the same row with 2 or
 // 3 trials and with 1 or 2 jobs.
@@ -107,9 +108,9 @@ TEST(Trials, TrialIIsTheSameWhateverKAndTheJobs) {
                          "  flap_process { classes { link_class: GLOBAL rate_per_link_per_hour: 1000\n"
                          "    duration { law: FIXED mean_s: 1.0 } } }\n}\n"));
   const auto run = [&](const char* out, const char* k, const char* jobs) {
-    const CliResult r = run_hplsim({"run", (dir / "mix.textproto").string(), "--mode", "fast", "--set",
-                                    "machine.topology.routing=ADAPTIVE", "--trials", k, "--jobs", jobs,
-                                    "--out", (dir / out).string()},
+    const CliResult r = run_hplsim({"run", (dir / "mix.textproto").string(), "--mode", "fast", "--N", "8192",
+                                    "--set", "machine.topology.routing=ADAPTIVE", "--trials", k, "--jobs",
+                                    jobs, "--out", (dir / out).string()},
                                    dir);
     EXPECT_EQ(r.exit_code, 0) << r.err;
     return lines(read_text(dir / out / "trials.csv"));
@@ -159,9 +160,11 @@ TEST(Trials, TrialFaultsAreAPlainRunsFaultsForTrialZero) {
                          "  flap_process { classes { link_class: GLOBAL rate_per_link_per_hour: 1000\n"
                          "    duration { law: FIXED mean_s: 1.0 } } }\n}\n"));
   const auto run = [&](const char* out, std::vector<std::string> extra) {
-    std::vector<std::string> args = {
-        "run",   (dir / "mix.textproto").string(),    "--mode", "fast",
-        "--set", "machine.topology.routing=ADAPTIVE", "--out",  (dir / out).string()};
+    std::vector<std::string> args = {"run",    (dir / "mix.textproto").string(),
+                                     "--mode", "fast",
+                                     "--N",    "8192",
+                                     "--set",  "machine.topology.routing=ADAPTIVE",
+                                     "--out",  (dir / out).string()};
     args.insert(args.end(), extra.begin(), extra.end());
     const CliResult r = run_hplsim(args, dir);
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -199,15 +202,15 @@ TEST(Trials, TrialFaultsAreAPlainRunsFaultsForTrialZero) {
 
 // Reference mode simulates each trial whole, in a process of its own: the
 // same rows with 1 or 2 jobs, and a trial a node failure ends is cut at its
-// time (below the fault-free 0.21 s).
+// time (below the fault-free 0.126 s of N 8,192).
 TEST(Trials, ReferenceModeTrialsAreTheSameWithOneOrTwoJobs) {
   TempDir dir;
   write_text(
       dir / "fail.textproto",
       with_faults("faults {\n  failure_process { law: EXPONENTIAL rate_per_node_per_hour: 150 }\n}\n"));
   const auto run = [&](const char* out, const char* jobs) {
-    const CliResult r = run_hplsim({"run", (dir / "fail.textproto").string(), "--mode", "reference",
-                                    "--trials", "3", "--jobs", jobs, "--out", (dir / out).string()},
+    const CliResult r = run_hplsim({"run", (dir / "fail.textproto").string(), "--mode", "reference", "--N",
+                                    "8192", "--trials", "3", "--jobs", jobs, "--out", (dir / out).string()},
                                    dir);
     EXPECT_EQ(r.exit_code, 0) << r.err;
     return read_text(dir / out / "trials.csv");
@@ -247,8 +250,8 @@ TEST(Trials, StrategiesAreComparedOnTheSameDraws) {
              with_faults("faults {\n  failure_process { law: EXPONENTIAL rate_per_node_per_hour: 100 }\n"
                          "  flap_process { classes { link_class: NIC_PORT rate_per_link_per_hour: 40\n"
                          "    duration { law: FIXED mean_s: 0.5 } } }\n}\n"));
-  const CliResult r = run_hplsim({"run", (dir / "mix.textproto").string(), "--trials", "4", "--strategies",
-                                  "P2P,COLLECTIVE", "--out", (dir / "out").string()},
+  const CliResult r = run_hplsim({"run", (dir / "mix.textproto").string(), "--N", "8192", "--trials", "4",
+                                  "--strategies", "P2P,COLLECTIVE", "--out", (dir / "out").string()},
                                  dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto rows = lines(read_text(dir / "out" / "trials.csv"));
