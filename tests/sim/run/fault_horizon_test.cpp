@@ -2,8 +2,6 @@
 // 2 T' + 1 h past the start, T' the fault-free time over the slowest rate
 // factor, at most 7 days; and a run draws what it reaches and nothing after
 // the horizon.
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -15,18 +13,10 @@
 #include "sim/run/simulate.hpp"
 #include "sim/scenario/machine_topology.hpp"
 #include "sim/scenario/scenario_loader.hpp"
+#include "tests/sim/run/with_faults.hpp"
 
 namespace hplsim::sim {
 namespace {
-
-ResolvedScenario with_faults(const std::string& faults) {
-  const std::string path = std::string(HPLSIM_SOURCE_DIR) + "/scenarios/small-dragonfly.textproto";
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return resolve(
-      load_scenario_text(s.str() + faults, std::string(HPLSIM_SOURCE_DIR) + "/scenarios/x.textproto", {}));
-}
 
 constexpr const char* kFailures = "faults { failure_process { law: EXPONENTIAL rate_per_node_per_hour: 2 } ";
 
@@ -38,7 +28,7 @@ double analytic_time_s(const ResolvedScenario& sc) {
 }
 
 TEST(FaultHorizon, TwiceTheRunOverTheSlowestRateFactorPlusAnHour) {
-  const ResolvedScenario sc = with_faults(std::string(kFailures) + "}");
+  const ResolvedScenario sc = small_dragonfly_with_faults(std::string(kFailures) + "}");
   const double t_s = analytic_time_s(sc);
   ASSERT_GT(t_s, 0.0);
   EXPECT_DOUBLE_EQ(fault_horizon_s(sc, 10.0), 2 * 10.0 + 3600.0);
@@ -46,12 +36,12 @@ TEST(FaultHorizon, TwiceTheRunOverTheSlowestRateFactorPlusAnHour) {
   EXPECT_DOUBLE_EQ(fault_horizon_s(sc, 1e9), kFaultHorizon_s); // at most 7 days
   // A node at a quarter of its rate can hold the run back four times.
   const ResolvedScenario slow =
-      with_faults(std::string(kFailures) + "degradations { node: 3 rate_factor: 0.25 } }");
+      small_dragonfly_with_faults(std::string(kFailures) + "degradations { node: 3 rate_factor: 0.25 } }");
   EXPECT_DOUBLE_EQ(fault_horizon_s(slow, 10.0), 2 * 40.0 + 3600.0);
 }
 
 TEST(FaultHorizon, ListedEventsAloneDrawNothing) {
-  const ResolvedScenario sc = with_faults("faults { node_failures { node: 2 time_s: 1e6 } }");
+  const ResolvedScenario sc = small_dragonfly_with_faults("faults { node_failures { node: 2 time_s: 1e6 } }");
   EXPECT_EQ(fault_horizon_s(sc), 0.0);
   const FaultTimeline t = build_timeline(sc, *make_topology(sc.machine), 0, fault_horizon_s(sc));
   ASSERT_EQ(t.node_failures.size(), 1u); // listed past any horizon, kept
@@ -61,7 +51,7 @@ TEST(FaultHorizon, ListedEventsAloneDrawNothing) {
 // The analytic mode's run (no engine) records the horizon it drew over; every
 // drawn event lies before it, and the draws are the 7-day draws' first events.
 TEST(FaultHorizon, ARunDrawsUpToItsHorizonTheEventsOfALongerOne) {
-  ResolvedScenario sc = with_faults(std::string(kFailures) + "}");
+  ResolvedScenario sc = small_dragonfly_with_faults(std::string(kFailures) + "}");
   sc.options.mode = Mode::Analytic;
   const RunResult r = simulate(sc);
   ASSERT_TRUE(r.faults_drawn_through_s.has_value());

@@ -3,8 +3,6 @@
 // times divided by r and its durations multiplied by d (common random
 // numbers across the scales of `hplsim sensitivity`); everything else of the
 // timeline is unchanged.
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -13,18 +11,10 @@
 #include "sim/run/trials.hpp"
 #include "sim/scenario/machine_topology.hpp"
 #include "sim/scenario/scenario_loader.hpp"
+#include "tests/sim/run/with_faults.hpp"
 
 namespace hplsim::sim {
 namespace {
-
-ResolvedScenario with_faults(const std::string& faults) {
-  const std::string path = std::string(HPLSIM_SOURCE_DIR) + "/scenarios/small-dragonfly.textproto";
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return resolve(
-      load_scenario_text(s.str() + faults, std::string(HPLSIM_SOURCE_DIR) + "/scenarios/x.textproto", {}));
-}
 
 // 384 NIC cables at 0.2 flaps per hour (~150 over 2 h), 92 global links at
 // 0.5 per hour with exponential durations, and a node failure process.
@@ -35,7 +25,7 @@ const char* kProcesses =
     "classes { link_class: GLOBAL rate_per_link_per_hour: 0.5 duration { law: EXPONENTIAL mean_s: 3 } } } }";
 
 TEST(FlapScale, AScaledTrialIsTheSameDrawsRescaled) {
-  const ResolvedScenario sc = with_faults(kProcesses);
+  const ResolvedScenario sc = small_dragonfly_with_faults(kProcesses);
   const auto topology = make_topology(sc.machine);
   constexpr double kRate = 2.0, kDuration = 3.0, kHorizon_s = 3600.0;
   // The unscaled draws over r times the horizon are the scaled draws' preimage.
@@ -60,10 +50,10 @@ TEST(FlapScale, AScaledTrialIsTheSameDrawsRescaled) {
 }
 
 TEST(FlapScale, RateZeroDrawsNoFlapAndListedFlapsStay) {
-  const ResolvedScenario sc =
-      with_faults("faults { link_flaps { link { link_class: GLOBAL index: 2 } start_s: 5 duration_s: 1 } "
-                  "flap_process { classes { link_class: NIC_PORT rate_per_link_per_hour: 10 "
-                  "duration { law: FIXED mean_s: 1 } } } }");
+  const ResolvedScenario sc = small_dragonfly_with_faults(
+      "faults { link_flaps { link { link_class: GLOBAL index: 2 } start_s: 5 duration_s: 1 } "
+      "flap_process { classes { link_class: NIC_PORT rate_per_link_per_hour: 10 "
+      "duration { law: FIXED mean_s: 1 } } } }");
   const auto topology = make_topology(sc.machine);
   ASSERT_GT(build_timeline(sc, *topology, 0, 3600.0).flaps.size(), 1000u);
   const FaultTimeline off = build_timeline(with_flap_scale(sc, {0.0, 4.0}), *topology, 0, 3600.0);
@@ -73,7 +63,7 @@ TEST(FlapScale, RateZeroDrawsNoFlapAndListedFlapsStay) {
 }
 
 TEST(FlapScale, NegativeOrInfiniteScalesAreRefused) {
-  const ResolvedScenario sc = with_faults(kProcesses);
+  const ResolvedScenario sc = small_dragonfly_with_faults(kProcesses);
   EXPECT_THROW(with_flap_scale(sc, {-1.0, 1.0}), std::invalid_argument);
   EXPECT_THROW(with_flap_scale(sc, {1.0, std::numeric_limits<double>::infinity()}), std::invalid_argument);
 }
