@@ -202,7 +202,7 @@ TEST(Trials, TrialFaultsAreAPlainRunsFaultsForTrialZero) {
 
 // Reference mode simulates each trial whole, in a process of its own: the
 // same rows with 1 or 2 jobs, and a trial a node failure ends is cut at its
-// time (below the fault-free 0.126 s of N 8,192).
+// time (below the fault-free 0.094 s of N 6,144).
 TEST(Trials, ReferenceModeTrialsAreTheSameWithOneOrTwoJobs) {
   TempDir dir;
   write_text(
@@ -210,7 +210,7 @@ TEST(Trials, ReferenceModeTrialsAreTheSameWithOneOrTwoJobs) {
       with_faults("faults {\n  failure_process { law: EXPONENTIAL rate_per_node_per_hour: 150 }\n}\n"));
   const auto run = [&](const char* out, const char* jobs) {
     const CliResult r = run_hplsim({"run", (dir / "fail.textproto").string(), "--mode", "reference", "--N",
-                                    "8192", "--trials", "3", "--jobs", jobs, "--out", (dir / out).string()},
+                                    "6144", "--trials", "3", "--jobs", jobs, "--out", (dir / out).string()},
                                    dir);
     EXPECT_EQ(r.exit_code, 0) << r.err;
     return read_text(dir / out / "trials.csv");
