@@ -1,6 +1,5 @@
 #include "sim/report/faults_report.hpp"
 
-#include <algorithm>
 #include <charconv>
 
 #include "sim/support/output_files.hpp"
@@ -72,13 +71,26 @@ nlohmann::ordered_json faults_summary_json(const RunResult& r) {
 }
 
 void print_faults(const RunResult& r, std::ostream& out) {
+  // The totals first: one line for the run's strategy, so that runs of the three can be set side by side.
+  int reached = 0, failed = 0;
+  double wait_s = 0.0, delay_s = 0.0;
+  bool delays = false;
+  for (const auto& f : r.faults) {
+    reached += f.reached;
+    failed += f.messages_failed;
+    wait_s += f.retry_wait_s;
+    if (f.delay_s) {
+      delays = true;
+      delay_s += *f.delay_s;
+    }
+  }
   // Every reached event gets a line; those after the run's end too while they
   // are few (listed events), else one line counts them (faults.csv has each).
   constexpr std::size_t kNotReachedLines = 20;
-  const auto not_reached = static_cast<std::size_t>(
-      std::count_if(r.faults.begin(), r.faults.end(), [](const auto& f) { return !f.reached; }));
+  const std::size_t not_reached = r.faults.size() - static_cast<std::size_t>(reached);
+  const bool each_not_reached = not_reached <= kNotReachedLines;
   for (const auto& f : r.faults) {
-    if (!f.reached && not_reached > kNotReachedLines) continue;
+    if (!f.reached && !each_not_reached) continue;
     out << "Fault " << f.id << ": " << f.kind << " " << f.target << " at " << f.start_s << " s";
     if (f.kind == "link_flap") out << " for " << f.duration_s << " s";
     if (!f.reached) {
@@ -93,20 +105,7 @@ void print_faults(const RunResult& r, std::ostream& out) {
     if (f.ended_run) out << ": ENDED THE RUN (no checkpoint; " << r.lost_work_s << " s of work lost)";
     out << "\n";
   }
-  // One line for the run's strategy, so that runs of the three can be set side by side.
-  int reached = 0, failed = 0;
-  double wait_s = 0.0, delay_s = 0.0;
-  bool delays = false;
-  for (const auto& f : r.faults) {
-    reached += f.reached;
-    failed += f.messages_failed;
-    wait_s += f.retry_wait_s;
-    if (f.delay_s) {
-      delays = true;
-      delay_s += *f.delay_s;
-    }
-  }
-  if (not_reached > kNotReachedLines)
+  if (!each_not_reached)
     out << not_reached << " more events fall after the run's end, not reached (each in faults.csv)\n";
   out << "Faults, panel exchange " << (r.panel_exchange.empty() ? "n/a" : r.panel_exchange) << ": " << reached
       << " of " << r.faults.size() << " events reached, " << failed << " messages failed, " << wait_s
