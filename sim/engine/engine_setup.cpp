@@ -122,6 +122,10 @@ void reset_aggregate_flows() {
 }
 } // namespace
 
+bool protocol_is_installed() {
+  return protocol_installed;
+}
+
 std::size_t aggregate_flows_not_started() {
   std::size_t n = 0;
   for (const auto& [key, a] : announced_flows)

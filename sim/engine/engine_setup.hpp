@@ -27,6 +27,8 @@ void allow_flow_rate_caps(double device_message_rate_bytes_per_s);
 /// tells which messages stay on one node: with ProtocolParams.intra_node
 /// false they keep their links' own latency and bandwidth.
 void install_protocol(const models::ProtocolModel& protocol, const Platform* platform = nullptr);
+/// Whether install_protocol has run on this process's engine.
+bool protocol_is_installed();
 
 /// Announces that a transfer of `flow_bytes` from `src` to `dst` about to
 /// start stands for several concurrent messages of `message_bytes` each (a

@@ -31,6 +31,13 @@ BuiltMachine build_machine(const ResolvedScenario& sc, const std::function<void(
   return m;
 }
 
+void keep_until_exit(BuiltMachine&& machine) {
+  // Never freed, nor is the list (a static vector's destructor would drop the
+  // pointers before LeakSanitizer looks): the process's memory goes with it.
+  static auto* kept = new std::vector<BuiltMachine*>();
+  kept->push_back(new BuiltMachine(std::move(machine)));
+}
+
 void run_controller(BuiltMachine& machine, const std::string& name, const std::function<void()>& body) {
   simgrid::s4u::Actor::create(name, machine.platform->cpu(0), body);
   machine.engine->run();
@@ -88,6 +95,7 @@ PlatformSpec make_platform_spec(const ResolvedScenario& sc, const topo::Topology
     const int node_index = rank / ppn;
     return variability.gpu_factor(node_map[static_cast<std::size_t>(node_index)], (rank % ppn) * gpr + gpu);
   };
+  spec.copies_priced_privately = sc.options.private_resources && spec.copies_cross_their_own_link_only();
   return spec;
 }
 

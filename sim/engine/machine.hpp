@@ -44,6 +44,13 @@ BuiltMachine build_machine(const ResolvedScenario& scenario,
                            const std::function<void(PlatformSpec&)>& adjust = {}, std::uint64_t run = 0,
                            double fault_horizon_s = kFaultHorizon_s);
 
+/// Ends a machine's use without freeing it. SimGrid allows one engine per
+/// process, so the process ends soon after the machine's run; freeing a
+/// full-scale platform's millions of small objects (links, constraints, hosts)
+/// took seconds there (docs/benchmarks.md, "The full Aurora HPL run"). The
+/// machine stays reachable until the process exits (not a leak to LeakSanitizer).
+void keep_until_exit(BuiltMachine&& machine);
+
 /// Runs `body` in an actor of its own on rank 0's CPU host until the
 /// simulation ends (fast mode's controller, which forks its windows from inside).
 void run_controller(BuiltMachine& machine, const std::string& name, const std::function<void()>& body);

@@ -17,6 +17,13 @@ void PendingOps::hold_until(double time_s) {
 void PendingOps::finish(std::size_t i) {
   Pending p = std::move(pending_[i]);
   pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(i));
+  if (p.resource != nullptr) { // priced on the rank's own resource: the rank's clock moves on
+    const double end_s = p.resource->finish_s(p.job);
+    local_s_ = std::max(local_s_, end_s);
+    accounts_.add(p.pos, p.phase, p.start_s, end_s);
+    return;
+  }
+  catch_up();
   bool retried = false;
   while (true) {
     try {

@@ -10,6 +10,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "sim/engine/phase_accounts.hpp"
+#include "sim/engine/private_resource.hpp"
 
 namespace hplsim::sim {
 
@@ -19,9 +20,12 @@ enum class OpKind { Exec, Comm, Copy };
 
 class PendingOps {
 public:
-  /// `faults`: the retry handler for transfers that fail (nullptr: none).
-  PendingOps(int rank, PhaseAccounts& accounts, FaultsRuntime* faults = nullptr)
-      : rank_(rank), accounts_(accounts), faults_(faults) {}
+  /// `faults`: the retry handler for transfers that fail (nullptr: none). `local_s`:
+  /// the rank's own clock, which runs ahead of SimGrid's while the rank works on
+  /// its private resources (sim/engine/private_resource.hpp); waiting for a SimGrid
+  /// activity first sleeps until it, waiting for a private job moves it on.
+  PendingOps(int rank, PhaseAccounts& accounts, FaultsRuntime* faults, double& local_s)
+      : rank_(rank), accounts_(accounts), faults_(faults), local_s_(local_s) {}
 
   /// An op launched at `start_s` in step position `pos`, of `phase` (-1: none).
   void launch(std::uint32_t tag, simgrid::s4u::ActivityPtr activity, std::size_t pos, int phase,
@@ -29,6 +33,19 @@ public:
     Pending p;
     p.tag = tag;
     p.activity = std::move(activity);
+    p.pos = pos;
+    p.phase = phase;
+    p.start_s = start_s;
+    p.kind = kind;
+    pending_.push_back(std::move(p));
+  }
+  /// A job launched on one of the rank's private resources.
+  void launch_private(std::uint32_t tag, PrivateResource& resource, std::uint64_t job, std::size_t pos,
+                      int phase, double start_s, OpKind kind) {
+    Pending p;
+    p.tag = tag;
+    p.resource = &resource;
+    p.job = job;
     p.pos = pos;
     p.phase = phase;
     p.start_s = start_s;
@@ -83,11 +100,15 @@ public:
 
   /// Sleeps until `time_s` when it is in the future.
   static void hold_until(double time_s);
+  /// Sleeps until the rank's own clock (SimGrid's clock catches up with it).
+  void catch_up() const { hold_until(local_s_); }
 
 private:
   struct Pending {
     std::uint32_t tag = 0;
     simgrid::s4u::ActivityPtr activity;
+    PrivateResource* resource = nullptr; // a private job instead of an activity
+    std::uint64_t job = 0;
     std::size_t pos = 0;
     int phase = -1;
     double start_s = 0.0;
@@ -107,6 +128,7 @@ private:
   int rank_;
   PhaseAccounts& accounts_;
   FaultsRuntime* faults_;
+  double& local_s_;
   std::vector<Pending> pending_;
   std::vector<std::uint32_t> done_tags_; // async ops that ran synchronously
 };

@@ -41,6 +41,8 @@ public:
     return gpu_hosts_[static_cast<std::size_t>(rank) * spec_.gpus_per_rank + device];
   }
   bool has_gpus() const { return spec_.gpus_per_rank > 0; }
+  /// Whether a rank's host-device copies can be priced on its own link (PlatformSpec).
+  bool copies_are_private() const { return spec_.copies_cross_their_own_link_only(); }
   const PlatformSpec& spec() const { return spec_; }
   /// The NIC (0 .. NICs per node - 1) of `rank`'s node that its messages to
   /// and from `peer`, on another node, cross: the placement's choice, a

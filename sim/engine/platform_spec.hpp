@@ -50,9 +50,19 @@ struct PlatformSpec {
   // their speed is multiplied by rate_factor; later ones get a second power
   // state that Platform::degrade switches to.
   std::vector<DegradationEvent> degradations;
+  // The replay prices every host-device copy on the rank's own link
+  // (sim/engine/private_copy_link.hpp): the platform has no CPU <-> GPU links.
+  // Only where copies_cross_their_own_link_only() holds.
+  bool copies_priced_privately = false;
 
   /// The socket of a rank: a node's ranks split evenly over its sockets, in order.
   int socket_of(int rank) const { return (rank % ranks_per_node) * sockets / ranks_per_node; }
+  /// Whether a rank's host-device copies cross its own GPU link alone, which no
+  /// other transfer crosses: not when messages reach NICs over GPU links
+  /// (nics_on_gpus) or when copies cross the UPI (MISPLACED affinity).
+  bool copies_cross_their_own_link_only() const {
+    return gpus_per_rank > 0 && !nics_on_gpus && !(affinity == Affinity::Misplaced && sockets > 1);
+  }
 };
 
 } // namespace hplsim::sim

@@ -120,6 +120,7 @@ ReplayOptions replay_options(const ResolvedScenario& sc) {
     ro.other_threading.serial_fraction = 0.0;
   }
   ro.seed = sc.options.seed;
+  ro.private_resources = sc.options.private_resources;
   ro.noise = noise_config(sc);
   ro.device_message_overhead_s = sc.machine.placement.device_overhead_s();
   ro.device_message_rate_bytes_per_s = sc.machine.placement.device_rate_cap_bytes_per_s();

@@ -136,6 +136,7 @@ RunResult simulate(const ResolvedScenario& sc, const SimulateOptions& options) {
     const std::optional<FaultLog> flaps = run_fast(sc, machine, options.progress, r);
     finalize_result(r);
     record_faults(machine.faults, flaps ? &*flaps : nullptr, r);
+    keep_until_exit(std::move(machine));
     return r;
   }
   case Mode::Reference:

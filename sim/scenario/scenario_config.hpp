@@ -238,6 +238,7 @@ struct OptionsConfig {
   Mode mode = Mode::Auto;
   std::uint64_t seed = 1;
   bool allow_memory_oversubscription = false;
+  bool private_resources = true; // Options.private_resources
   FastConfig fast;
 };
 

@@ -251,6 +251,7 @@ ResolvedScenario resolve(const LoadedScenario& loaded) {
   set_if(s.options().has_seed(), s.options().seed(), out.options.seed);
   set_if(s.options().has_allow_memory_oversubscription(), s.options().allow_memory_oversubscription(),
          out.options.allow_memory_oversubscription);
+  set_if(s.options().has_private_resources(), s.options().private_resources(), out.options.private_resources);
   const FastOptions& f = s.options().fast();
   if (f.has_fold()) out.options.fast.fold = static_cast<Fold>(f.fold());
   set_if(f.has_fold_nodes(), f.fold_nodes(), out.options.fast.fold_nodes);

@@ -1,0 +1,28 @@
+#include "sim/engine/private_copy_link.hpp"
+
+#include "sim/engine/engine_setup.hpp"
+
+namespace hplsim::sim {
+
+PrivateCopyLink PrivateCopyLink::of(const PlatformSpec& spec) {
+  PrivateCopyLink l;
+  l.link_latency_s = spec.pcie_latency_s;
+  l.bandwidth_bytes_per_s = spec.pcie_bandwidth_bytes_per_s;
+  l.resource = std::make_unique<PrivateResource>(l.bandwidth_bytes_per_s);
+  return l;
+}
+
+// As the callbacks of install_protocol price a transfer between a GPU host and a
+// CPU host (never "on one node" there: only CPU hosts are mapped to nodes).
+double PrivateCopyLink::latency_s(double bytes, const models::ProtocolModel* protocol) const {
+  if (protocol == nullptr || !protocol_is_installed()) return link_latency_s;
+  if (link_latency_s <= 0.0) return 0.0;
+  return protocol->message_latency_s(link_latency_s, bytes);
+}
+
+double PrivateCopyLink::bound_bytes_per_s(double bytes, const models::ProtocolModel* protocol) const {
+  if (protocol == nullptr || !protocol_is_installed()) return bandwidth_bytes_per_s;
+  return protocol->bandwidth_factor(bytes) * bandwidth_bytes_per_s;
+}
+
+} // namespace hplsim::sim

@@ -1,0 +1,29 @@
+#pragma once
+// A rank's link between its host memory and its GPU, one direction, as a private
+// resource (sim/engine/private_resource.hpp): the copies SimGrid would send over it
+// are priced as SimGrid prices a transfer on one link: the link's latency and a
+// bandwidth bound, both through the protocol model installed in the network model
+// (engine_setup.hpp, install_protocol), then the link's bandwidth shared.
+#include <memory>
+
+#include "models/protocol_model.hpp"
+#include "sim/engine/platform_spec.hpp"
+#include "sim/engine/private_resource.hpp"
+
+namespace hplsim::sim {
+
+struct PrivateCopyLink {
+  std::unique_ptr<PrivateResource> resource; // null until made
+  double link_latency_s = 0.0;
+  double bandwidth_bytes_per_s = 0.0;
+
+  /// A rank's link in one direction, as the platform describes it (PlatformSpec's
+  /// pcie_* figures, which the platform's own CPU <-> GPU links would have).
+  static PrivateCopyLink of(const PlatformSpec& spec);
+  /// A copy's latency and bandwidth bound, as SimGrid's network model prices them
+  /// with `protocol` installed (null or not installed: the link's own).
+  double latency_s(double bytes, const models::ProtocolModel* protocol) const;
+  double bound_bytes_per_s(double bytes, const models::ProtocolModel* protocol) const;
+};
+
+} // namespace hplsim::sim
