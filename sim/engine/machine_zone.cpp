@@ -64,9 +64,6 @@ void MachineZone::create_links(int ranks) {
     add_topo_link(base + ".b", l.bandwidth_bytes_per_s, l.latency_s + nic_s + sw);
   }
   if (spec_.routing == topo::Routing::Adaptive) {
-    count_solves();
-    usage_.assign(topo_links_.size(), 0.0);
-    usage_read_in_.assign(topo_links_.size(), 0);
     routed_now_.assign(topo_links_.size(), 0.0F);
     flow_ends_.assign(topo_links_.size(), {});
   }
@@ -99,7 +96,7 @@ void MachineZone::create_links(int ranks) {
     for (int r = 0; r < ranks; ++r)
       copy_.push_back(
           make_link("r" + std::to_string(r) + ".copy", spec_.shm_rank_bandwidth_bytes_per_s, 0.0));
-  // Copies priced by the replay need no link (a third of a full-scale Aurora's links).
+  // Copies priced by the replay need no link (one per rank, GPU and direction).
   if (!spec_.copies_priced_privately)
     for (int r = 0; r < ranks; ++r)
       for (int g = 0; g < spec_.gpus_per_rank; ++g) {
@@ -240,29 +237,12 @@ void MachineZone::append_network(int from_rank, int to_rank, std::vector<sg4::Li
   append_to_nic(to_rank, nic_b, flow.device, false, out);
 }
 
-namespace {
-// SimGrid's solves of the sharing so far: the engine signals each one (its
-// time advance, of 0 s too, follows every solve: EngineImpl::solve in SimGrid
-// 3.32), and a link's usage changes only there. Starts at 1: 0 is "never read".
-std::uint64_t solves = 1;
-} // namespace
-
-void MachineZone::count_solves() {
-  static bool counting = false; // one engine per process: one callback
-  if (counting) return;
-  counting = true;
-  sg4::Engine::on_time_advance_cb([](double) { ++solves; });
-}
-
 double MachineZone::path_load(const std::vector<topo::Hop>& path) const {
   double load = 0.0;
   for (const auto& hop : path) {
     const std::size_t index = link_index(hop);
-    if (usage_read_in_[index] != solves) {
-      usage_[index] = topo_links_[index]->get_usage();
-      usage_read_in_[index] = solves;
-    }
-    const double busy = usage_[index] / topo_rates_[index].bandwidth_bytes_per_s + routed_now_[index];
+    const double busy =
+        topo_links_[index]->get_usage() / topo_rates_[index].bandwidth_bytes_per_s + routed_now_[index];
     load = std::max(load, busy);
   }
   return load;
@@ -392,7 +372,6 @@ void MachineZone::route_adaptive(int src_switch, int dst_switch, std::uint64_t s
 }
 
 void MachineZone::set_link_on(int topology_link, bool on) {
-  ++solves; // the failed transfers leave their links' sharing now, not at the next solve
   // Counted before the links go off: turning a link off wakes the actors whose
   // transfers fail, and their retries may be routed before this call returns.
   if (!on) ++links_down_;

@@ -80,7 +80,6 @@ private:
   void route_adaptive(int src_switch, int dst_switch, std::uint64_t salt, double bytes) const;
   std::size_t active_flows(std::size_t index, double now) const;
   double path_load(const std::vector<topo::Hop>& path) const;
-  static void count_solves();
   bool crosses_down_link(const std::vector<topo::Hop>& path) const;
 
   const PlatformSpec& spec_;
@@ -112,13 +111,6 @@ private:
   // flows that start together would all see the same idle links and herd
   // onto one path without this count (reset when the clock moves).
   mutable std::vector<float> routed_now_;
-  // Each fabric link direction's usage as SimGrid's last solve of the sharing
-  // left it, and the solve it was read in (solves are counted in
-  // machine_zone.cpp): Link::get_usage sums over the link's flows, and adaptive
-  // routing asks for it on every candidate hop of every flow, many times between
-  // two solves (docs/benchmarks.md, "The full Aurora HPL run").
-  mutable std::vector<double> usage_;
-  mutable std::vector<std::uint64_t> usage_read_in_;
   mutable std::vector<std::size_t> routed_now_touched_;
   mutable double routed_now_clock_ = -1.0;
   // The announced flows about to start (their sizes for adaptive routing's

@@ -1,10 +1,11 @@
 #pragma once
 // Replay of a panel schedule on a SimGrid platform: one actor per rank runs its
-// program (traces/schedule.proto) op by op. Computes become executions on the
-// rank's CPU or GPU host, sends/receives become mailbox communications that
-// cross the machine zone's links, copies become host<->device transfers over
-// PCIe. Overlap (look-ahead, copy engines) and contention come out of the
-// simulation; nothing here adds times up by formula.
+// program (traces/schedule.proto) op by op. CPU computes become executions on the
+// rank's CPU host, sends/receives mailbox communications that cross the machine
+// zone's links; GPU kernels and host<->device copies run on the rank's own GPU
+// and GPU link, shared as SimGrid shares them (rank_runner.hpp,
+// private_resource.hpp). Overlap (look-ahead, copy engines) and contention come
+// out of the simulation; nothing here adds times up by formula.
 #include <cstdint>
 #include <functional>
 #include <memory>
