@@ -40,7 +40,7 @@ void check_kernel_coverage(const ResolvedScenario& sc, const ScheduleSource& sou
       check_op(x);
     for (const auto& x : u.arrival().ops())
       check_op(x);
-    traces::Compute c; // its DTRSM and DGEMM (sim/engine/replay.cpp, update_columns)
+    traces::Compute c; // its DTRSM and DGEMM (sim/engine/rank_runner.cpp, update_columns)
     c.set_kernel(traces::KERNEL_TRSM);
     c.set_resource(traces::CPU);
     c.set_m(u.jb());

@@ -82,7 +82,7 @@ extern "C" void hplsim_oracle_kernel(int kernel, int phase, std::int64_t m, std:
     auto& total = t[static_cast<std::size_t>(rank)][static_cast<std::size_t>(phase)];
     ++total.calls;
     total.seconds += seconds;
-    // As hplsim's replay runs a synchronous CPU kernel (sim/engine/replay.cpp, compute()).
+    // As hplsim's replay runs a synchronous CPU kernel (sim/engine/rank_kernels.cpp, compute()).
     if (seconds > 0.0) simgrid::s4u::this_actor::execute(seconds * kWorkUnitsPerSecond);
   } catch (const std::exception& e) {
     fail(e);

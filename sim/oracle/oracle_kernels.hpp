@@ -2,7 +2,7 @@
 // The kernel prices of an SMPI oracle run: netlib HPL's BLAS and auxiliary
 // kernels, hooked in xhpl (scripts/oracle/hpl_hooks.c), are charged here the
 // seconds hplsim's kernel model gives for the same shape, with the CPU
-// threading hplsim's replay uses for the phase (sim/engine/replay.cpp,
+// threading hplsim's replay uses for the phase (sim/engine/rank_kernels.cpp,
 // compute()), and executed on the calling rank's host as hplsim's replay
 // executes a CPU kernel. The C functions are the hooks' whole interface.
 #include <cstdint>
