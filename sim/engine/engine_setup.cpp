@@ -91,7 +91,7 @@ struct Announced {
 };
 // One engine per process (create_engine): the registry and the flag are the engine's.
 std::map<AggregateKey, Announced> announced_flows;
-bool protocol_installed = false;
+const models::ProtocolModel* installed = nullptr; // install_protocol's
 
 // The bytes the protocol prices a transfer of `flow_bytes` at; `starting`: it starts now.
 double priced_bytes(double flow_bytes, const sg4::Host* src, const sg4::Host* dst, bool starting) {
@@ -106,7 +106,7 @@ double priced_bytes(double flow_bytes, const sg4::Host* src, const sg4::Host* ds
 
 void announce_aggregate_flow(const sg4::Host* src, const sg4::Host* dst, double flow_bytes,
                              double message_bytes) {
-  if (!protocol_installed) return;
+  if (installed == nullptr) return;
   auto [it, fresh] = announced_flows.try_emplace({src, dst, flow_bytes}, Announced{message_bytes, 0});
   if (!fresh && it->second.message_bytes != message_bytes)
     throw std::logic_error("node-level flow of " + std::to_string(flow_bytes) +
@@ -118,12 +118,21 @@ void announce_aggregate_flow(const sg4::Host* src, const sg4::Host* dst, double 
 namespace {
 void reset_aggregate_flows() {
   announced_flows.clear();
-  protocol_installed = false;
+  installed = nullptr;
 }
 } // namespace
 
-bool protocol_is_installed() {
-  return protocol_installed;
+double transfer_latency_s(double path_latency_s, double bytes) {
+  // Effective latency L*lf(b) + o_s + o_r + rendezvous(b): the software
+  // overheads and the rendezvous handshake are added to the path latency
+  // (docs/departures.md: why overheads are latency, not CPU time).
+  if (installed == nullptr) return path_latency_s;
+  if (path_latency_s <= 0.0) return 0.0;
+  return installed->message_latency_s(path_latency_s, bytes);
+}
+
+double transfer_bandwidth_factor(double bytes) {
+  return installed == nullptr ? 1.0 : installed->bandwidth_factor(bytes);
 }
 
 std::size_t aggregate_flows_not_started() {
@@ -134,7 +143,7 @@ std::size_t aggregate_flows_not_started() {
 }
 
 void install_protocol(const models::ProtocolModel& protocol, const Platform* platform) {
-  protocol_installed = true;
+  installed = &protocol;
   auto* model = sg4::Engine::get_instance()->get_netzone_root()->get_network_model();
   const models::ProtocolModel* pm = &protocol;
   // Which node each host is on, when intra-node messages are left to their links.
@@ -155,16 +164,13 @@ void install_protocol(const models::ProtocolModel& protocol, const Platform* pla
     double path_latency_s = 0.0;
     for (const auto* l : links)
       path_latency_s += l->get_latency();
-    // Effective latency L*lf(b) + o_s + o_r + rendezvous(b): the software
-    // overheads and the rendezvous handshake are added to the path latency
-    // (docs/departures.md: why overheads are latency, not CPU time).
     if (path_latency_s <= 0.0) return pm->latency_factor(size);
-    return pm->message_latency_s(path_latency_s, size) / path_latency_s;
+    return transfer_latency_s(path_latency_s, size) / path_latency_s;
   });
-  model->set_bw_factor_cb([pm, same_node](double flow_bytes, const sg4::Host* src, const sg4::Host* dst,
-                                          const std::vector<sg4::Link*>&,
-                                          const std::unordered_set<sg4::NetZone*>&) {
-    return same_node(src, dst) ? 1.0 : pm->bandwidth_factor(priced_bytes(flow_bytes, src, dst, false));
+  model->set_bw_factor_cb([same_node](double flow_bytes, const sg4::Host* src, const sg4::Host* dst,
+                                      const std::vector<sg4::Link*>&,
+                                      const std::unordered_set<sg4::NetZone*>&) {
+    return same_node(src, dst) ? 1.0 : transfer_bandwidth_factor(priced_bytes(flow_bytes, src, dst, false));
   });
 }
 

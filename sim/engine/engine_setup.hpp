@@ -27,8 +27,12 @@ void allow_flow_rate_caps(double device_message_rate_bytes_per_s);
 /// tells which messages stay on one node: with ProtocolParams.intra_node
 /// false they keep their links' own latency and bandwidth.
 void install_protocol(const models::ProtocolModel& protocol, const Platform* platform = nullptr);
-/// Whether install_protocol has run on this process's engine.
-bool protocol_is_installed();
+/// How the network model prices a transfer of `bytes` between two hosts not
+/// on one node, on a path of this latency, with the protocol installed (none:
+/// the path's own): its latency, and the factor on its bandwidth. The installed
+/// callbacks and the replay's private copy links (private_copy_link.hpp) both ask here.
+double transfer_latency_s(double path_latency_s, double bytes);
+double transfer_bandwidth_factor(double bytes);
 
 /// Announces that a transfer of `flow_bytes` from `src` to `dst` about to
 /// start stands for several concurrent messages of `message_bytes` each (a

@@ -42,15 +42,9 @@ public:
   /// A job launched on one of the rank's private resources.
   void launch_private(std::uint32_t tag, PrivateResource& resource, std::uint64_t job, std::size_t pos,
                       int phase, double start_s, OpKind kind) {
-    Pending p;
-    p.tag = tag;
-    p.resource = &resource;
-    p.job = job;
-    p.pos = pos;
-    p.phase = phase;
-    p.start_s = start_s;
-    p.kind = kind;
-    pending_.push_back(std::move(p));
+    launch(tag, nullptr, pos, phase, start_s, kind);
+    pending_.back().resource = &resource;
+    pending_.back().job = job;
   }
   /// The op launched last: the latency of the further messages an aggregated
   /// receive stands for, waited after it completes.

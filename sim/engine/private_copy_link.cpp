@@ -12,17 +12,14 @@ PrivateCopyLink PrivateCopyLink::of(const PlatformSpec& spec) {
   return l;
 }
 
-// As the callbacks of install_protocol price a transfer between a GPU host and a
-// CPU host (never "on one node" there: only CPU hosts are mapped to nodes).
-double PrivateCopyLink::latency_s(double bytes, const models::ProtocolModel* protocol) const {
-  if (protocol == nullptr || !protocol_is_installed()) return link_latency_s;
-  if (link_latency_s <= 0.0) return 0.0;
-  return protocol->message_latency_s(link_latency_s, bytes);
+// As the network model prices a transfer between a GPU host and a CPU host
+// (never "on one node": only CPU hosts are mapped to nodes).
+double PrivateCopyLink::latency_s(double bytes) const {
+  return transfer_latency_s(link_latency_s, bytes);
 }
 
-double PrivateCopyLink::bound_bytes_per_s(double bytes, const models::ProtocolModel* protocol) const {
-  if (protocol == nullptr || !protocol_is_installed()) return bandwidth_bytes_per_s;
-  return protocol->bandwidth_factor(bytes) * bandwidth_bytes_per_s;
+double PrivateCopyLink::bound_bytes_per_s(double bytes) const {
+  return transfer_bandwidth_factor(bytes) * bandwidth_bytes_per_s;
 }
 
 } // namespace hplsim::sim

@@ -6,7 +6,6 @@
 // (engine_setup.hpp, install_protocol), then the link's bandwidth shared.
 #include <memory>
 
-#include "models/protocol_model.hpp"
 #include "sim/engine/platform_spec.hpp"
 #include "sim/engine/private_resource.hpp"
 
@@ -21,9 +20,9 @@ struct PrivateCopyLink {
   /// pcie_* figures, which the platform's own CPU <-> GPU links would have).
   static PrivateCopyLink of(const PlatformSpec& spec);
   /// A copy's latency and bandwidth bound, as SimGrid's network model prices them
-  /// with `protocol` installed (null or not installed: the link's own).
-  double latency_s(double bytes, const models::ProtocolModel* protocol) const;
-  double bound_bytes_per_s(double bytes, const models::ProtocolModel* protocol) const;
+  /// (engine_setup.hpp, transfer_latency_s).
+  double latency_s(double bytes) const;
+  double bound_bytes_per_s(double bytes) const;
 };
 
 } // namespace hplsim::sim

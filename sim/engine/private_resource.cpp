@@ -36,20 +36,16 @@ std::uint64_t PrivateResource::start(double now_s, double amount, double latency
   return id;
 }
 
-const PrivateResource::Done* PrivateResource::find_done(std::uint64_t id) const {
-  for (const Done& d : done_)
-    if (d.id == id) return &d;
-  return nullptr;
-}
-
 double PrivateResource::finish_s(std::uint64_t id) {
-  while (find_done(id) == nullptr) {
+  const auto is_done = [id](const Done& d) { return d.id == id; };
+  auto it = std::find_if(done_.begin(), done_.end(), is_done);
+  while (it == done_.end()) {
     if (std::none_of(jobs_.begin(), jobs_.end(), [id](const Job& j) { return j.id == id; }))
       throw std::logic_error("private resource: job " + std::to_string(id) + " unknown or asked for twice");
     share(); // the rates since the last start
     advance_to(next_event_s());
+    it = std::find_if(done_.begin(), done_.end(), is_done);
   }
-  const auto it = std::find_if(done_.begin(), done_.end(), [id](const Done& d) { return d.id == id; });
   const double t = it->finish_s;
   done_.erase(it);
   return t;

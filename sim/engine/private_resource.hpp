@@ -44,7 +44,6 @@ private:
   void share();                // the rates of the jobs past their latency at now_
   void advance_to(double t_s); // runs the jobs to t_s
   double next_event_s() const; // the next latency end or completion
-  const Done* find_done(std::uint64_t id) const;
 
   double capacity_;
   double now_ = 0.0;

@@ -119,8 +119,8 @@ void RankRunner::copy(const traces::Copy& c, std::size_t pos, double t0) {
   if (st_.private_copies) {
     PrivateCopyLink& link = private_copy_link(d2h);
     const auto bytes = static_cast<double>(c.bytes());
-    const std::uint64_t job = link.resource->start(now(), bytes, link.latency_s(bytes, st_.protocol),
-                                                   link.bound_bytes_per_s(bytes, st_.protocol));
+    const std::uint64_t job =
+        link.resource->start(now(), bytes, link.latency_s(bytes), link.bound_bytes_per_s(bytes));
     if (c.has_async_tag() && st_.options.copy_overlap)
       return pending_.launch_private(c.async_tag(), *link.resource, job, pos, phase, t0, OpKind::Copy);
     const double end_s = link.resource->finish_s(job);
