@@ -237,13 +237,14 @@ void MachineZone::append_network(int from_rank, int to_rank, std::vector<sg4::Li
   append_to_nic(to_rank, nic_b, flow.device, false, out);
 }
 
-double MachineZone::path_load(const std::vector<topo::Hop>& path) const {
+double MachineZone::path_load(const std::vector<topo::Hop>& path, double links, double bound) const {
   double load = 0.0;
   for (const auto& hop : path) {
     const std::size_t index = link_index(hop);
     const double busy =
         topo_links_[index]->get_usage() / topo_rates_[index].bandwidth_bytes_per_s + routed_now_[index];
     load = std::max(load, busy);
+    if (links * (1.0 + load) >= bound) break;
   }
   return load;
 }
@@ -356,8 +357,12 @@ void MachineZone::route_adaptive(int src_switch, int dst_switch, std::uint64_t s
   }
   for (std::size_t c = 0; c < candidates_.size(); ++c) {
     if (links_down_ > 0 && crosses_down_link(candidates_[c])) continue;
+    // The cost only grows with the load: a candidate as long as the best
+    // one's cost, or whose load so far takes it there, cannot be chosen, and
+    // its other links' usages (SimGrid sums each link's flows) are not read.
     const double links = static_cast<double>(candidates_[c].size() + 2);
-    const double cost = links * (1.0 + path_load(candidates_[c]));
+    if (links >= best_cost) continue;
+    const double cost = links * (1.0 + path_load(candidates_[c], links, best_cost));
     if (cost < best_cost) {
       best_cost = cost;
       best = c;

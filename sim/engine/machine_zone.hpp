@@ -79,7 +79,10 @@ private:
   // fills hops_ with the least-loaded of the minimal and a few Valiant paths.
   void route_adaptive(int src_switch, int dst_switch, std::uint64_t salt, double bytes) const;
   std::size_t active_flows(std::size_t index, double now) const;
-  double path_load(const std::vector<topo::Hop>& path) const;
+  /// The busiest link's load on `path` (usage / bandwidth + flows routed at
+  /// this instant); stops early, with the load so far, once `links` x (1 +
+  /// load) reaches `bound` (the candidate can no longer be chosen).
+  double path_load(const std::vector<topo::Hop>& path, double links, double bound) const;
   bool crosses_down_link(const std::vector<topo::Hop>& path) const;
 
   const PlatformSpec& spec_;

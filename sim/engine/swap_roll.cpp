@@ -23,7 +23,7 @@ std::vector<traces::Pattern> swap_roll_patterns(const traces::SwapLayout& layout
   return patterns;
 }
 
-const SwapRollPricer::DenseRoute& SwapRollPricer::dense(const ExchangeNetwork::Route& r) {
+SwapRollPricer::DenseRoute& SwapRollPricer::dense(const ExchangeNetwork::Route& r) {
   auto it = dense_.find(&r);
   if (it != dense_.end()) return it->second;
   DenseRoute d;
@@ -44,6 +44,17 @@ const SwapRollPricer::DenseRoute& SwapRollPricer::dense(const ExchangeNetwork::R
   }
   d.count = static_cast<std::uint32_t>(links_.size()) - d.first;
   return dense_.emplace(&r, d).first->second;
+}
+
+void SwapRollPricer::protocol_terms(DenseRoute& d, std::int64_t bytes, const ExchangeNetwork& network,
+                                    double& latency_s, double& factor) {
+  if (bytes != d.terms_bytes) {
+    d.terms_bytes = bytes;
+    d.terms_latency_s = network.latency_s(d.path_s, bytes, d.within_node);
+    d.terms_factor = network.bandwidth_factor(bytes, d.within_node);
+  }
+  latency_s = d.terms_latency_s;
+  factor = d.terms_factor;
 }
 
 int SwapRollPricer::holders_at(const LinkInfo& l, std::uint64_t self, double t_s) const {
@@ -302,10 +313,20 @@ SwapRollPricer::Live SwapRollPricer::price(const traces::SwapLayout& layout, std
     }
     for (const std::uint32_t i : it->second.node_links)
       std::erase_if(info_[i].holds, [id = it->first](const Hold& h) { return h.roll == id; });
-    it = rolls_.erase(it);
+    const auto ended = it++;
+    spare_.push_back(rolls_.extract(ended));
   }
   const std::uint64_t id = next_id_++;
-  Roll& r = rolls_[id];
+  Roll* slot = nullptr;
+  if (spare_.empty()) {
+    slot = &rolls_[id];
+  } else {
+    auto node = std::move(spare_.back());
+    spare_.pop_back();
+    node.key() = id;
+    slot = &rolls_.insert(std::move(node)).position->second;
+  }
+  Roll& r = *slot;
   r.layout = layout;
   r.ncols = ncols;
   r.rate_cap_bytes_per_s = device.rate_cap_bytes_per_s;
@@ -319,7 +340,7 @@ SwapRollPricer::Live SwapRollPricer::price(const traces::SwapLayout& layout, std
   r.end_s = r.first_s;
   Live live = r.done_s;
   if (p <= 1) {
-    rolls_.erase(id);
+    spare_.push_back(rolls_.extract(id));
     return live;
   }
   r.to_prev.resize(pu);
@@ -352,14 +373,12 @@ SwapRollPricer::Live SwapRollPricer::price(const traces::SwapLayout& layout, std
                  s.a_side == 0 ? r.to_next[au] : r.to_prev[au],
                  s.b_side == 0 ? r.to_next[bu] : r.to_prev[bu]};
     if (e.a_to_b_bytes > 0) {
-      e.a_to_b_latency_s =
-          device.overhead_s + network.latency_s(e.a_to_b->path_s, e.a_to_b_bytes, e.a_to_b->within_node);
-      e.a_to_b_factor = network.bandwidth_factor(e.a_to_b_bytes, e.a_to_b->within_node);
+      protocol_terms(*e.a_to_b, e.a_to_b_bytes, network, e.a_to_b_latency_s, e.a_to_b_factor);
+      e.a_to_b_latency_s += device.overhead_s;
     }
     if (e.b_to_a_bytes > 0) {
-      e.b_to_a_latency_s =
-          device.overhead_s + network.latency_s(e.b_to_a->path_s, e.b_to_a_bytes, e.b_to_a->within_node);
-      e.b_to_a_factor = network.bandwidth_factor(e.b_to_a_bytes, e.b_to_a->within_node);
+      protocol_terms(*e.b_to_a, e.b_to_a_bytes, network, e.b_to_a_latency_s, e.b_to_a_factor);
+      e.b_to_a_latency_s += device.overhead_s;
     }
   }
   r.pair_start_s.assign(r.exchanges.size(), std::numeric_limits<double>::quiet_NaN());
