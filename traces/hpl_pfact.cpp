@@ -1,6 +1,8 @@
 #include "traces/hpl_pfact.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "traces/grid.hpp"
 
@@ -61,16 +63,19 @@ namespace {
 // Lists a process row's part of the panel factorization (panel_factorization_work).
 class PanelLister {
 public:
-  PanelLister(int myrow, const PanelGeometry& g, const HplConfig& config, std::vector<PanelWork>& out)
-      : myrow_(myrow), g_(g), config_(config), out_(out) {}
+  PanelLister(const std::vector<std::int64_t>& rows, const PanelGeometry& g, const HplConfig& config,
+              std::vector<PanelWork>& out)
+      : rows_(rows), config_(config), out_(out) {
+    if (rows.size() != static_cast<std::size_t>(g.jb) + 1)
+      throw std::invalid_argument("panel factorization: local rows for " + std::to_string(rows.size()) +
+                                  " panel columns, not jb + 1 = " + std::to_string(g.jb + 1));
+  }
 
-  void run() { recurse(0, g_.jb); }
+  void run() { recurse(0, static_cast<std::int64_t>(rows_.size()) - 1); }
 
 private:
-  // Local rows of this process row in the global rows [begin, n).
-  std::int64_t rows_from(std::int64_t panel_col) const {
-    return local_count(g_.row_begin + panel_col, g_.n, g_.nb, myrow_, g_.p);
-  }
+  // Local rows of this process row in the global rows [row_begin + panel_col, n).
+  std::int64_t rows_from(std::int64_t panel_col) const { return rows_[static_cast<std::size_t>(panel_col)]; }
 
   // Empty shapes are left out, as ProgramBuilder::compute leaves them out.
   void cpu(Kernel kernel, std::int64_t m, std::int64_t n, std::int64_t k) {
@@ -117,8 +122,7 @@ private:
     }
   }
 
-  int myrow_;
-  const PanelGeometry& g_;
+  const std::vector<std::int64_t>& rows_;
   const HplConfig& config_;
   std::vector<PanelWork>& out_;
 };
@@ -180,10 +184,24 @@ private:
 
 } // namespace
 
+void panel_local_rows(int myrow, const PanelGeometry& g, std::vector<std::int64_t>& out) {
+  out.resize(static_cast<std::size_t>(std::max<std::int64_t>(g.jb, 0)) + 1);
+  for (std::size_t c = 0; c < out.size(); ++c)
+    out[c] = local_count(g.row_begin + static_cast<std::int64_t>(c), g.n, g.nb, myrow, g.p);
+}
+
+void panel_factorization_work(const std::vector<std::int64_t>& rows, const PanelGeometry& g,
+                              const HplConfig& config, std::vector<PanelWork>& out) {
+  if (g.jb <= 0) return;
+  PanelLister(rows, g, config, out).run();
+}
+
 void panel_factorization_work(int myrow, const PanelGeometry& g, const HplConfig& config,
                               std::vector<PanelWork>& out) {
   if (g.jb <= 0) return;
-  PanelLister(myrow, g, config, out).run();
+  thread_local std::vector<std::int64_t> rows;
+  panel_local_rows(myrow, g, rows);
+  panel_factorization_work(rows, g, config, out);
 }
 
 void emit_panel_factorization(ProgramBuilder& b, const Communicator& column, int myrow,

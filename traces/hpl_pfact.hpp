@@ -52,6 +52,15 @@ struct PanelWork {
 void panel_factorization_work(int myrow, const PanelGeometry& g, const HplConfig& config,
                               std::vector<PanelWork>& out);
 
+/// Process row `myrow`'s local rows at and below each panel column c in
+/// [0, jb] (rows [row_begin + c, n)): all that its part of the factorization
+/// reads of it. Process rows with equal counts have equal parts.
+void panel_local_rows(int myrow, const PanelGeometry& g, std::vector<std::int64_t>& out);
+
+/// panel_factorization_work for the process row whose panel_local_rows are `rows`.
+void panel_factorization_work(const std::vector<std::int64_t>& rows, const PanelGeometry& g,
+                              const HplConfig& config, std::vector<PanelWork>& out);
+
 /// Appends the factorization of the panel to the program of process row
 /// `myrow` of the owner column; `column` maps process rows to ranks. With
 /// config.panel_collective (and P > 1) that is one Exchange op with its

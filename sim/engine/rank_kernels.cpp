@@ -22,19 +22,16 @@ const std::vector<double>& RankRunner::panel_segments(const traces::Exchange& x)
   config.nbmin = shape.nbmin();
   config.ndiv = shape.ndiv();
   config.pfact = static_cast<traces::HplConfig::Pfact>(shape.pfact());
-  work_.clear();
-  traces::panel_factorization_work(member, g, config, work_);
+  traces::panel_local_rows(member, g, rows_);
+  const std::vector<PanelKernel>& part = st_.panel_kernels.of(rows_, g, config);
   const double core_s = kWorkUnitsPerSecond / sg4::this_actor::get_host()->get_speed();
   segments_.assign(1, 0.0);
-  for (const traces::PanelWork& w : work_) {
-    if (w.exchange) {
+  for (const PanelKernel& k : part) {
+    if (k.exchange) {
       segments_.push_back(0.0);
       continue;
     }
-    const models::KernelShape k{w.kernel, traces::CPU, traces::FP64, w.m, w.n, w.k};
-    double seconds = st_.kernels.seconds(k, st_.options.panel_threading);
-    if (seconds <= 0.0) continue;
-    seconds *= models::kernel_jitter_factor(rng_, st_.options.kernel_jitter_cv);
+    const double seconds = k.seconds * models::kernel_jitter_factor(rng_, st_.options.kernel_jitter_cv);
     segments_.back() += seconds * core_s;
   }
   return segments_;

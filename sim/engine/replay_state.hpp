@@ -8,6 +8,7 @@
 #include "models/noise.hpp"
 #include "models/protocol_model.hpp"
 #include "sim/engine/collective_sync.hpp"
+#include "sim/engine/panel_kernels.hpp"
 #include "sim/engine/pivot_exchange.hpp"
 #include "sim/engine/platform.hpp"
 #include "sim/engine/rank_mean.hpp"
@@ -37,6 +38,7 @@ struct ReplayState {
   std::unique_ptr<PivotExchanges> exchanges;
   std::unique_ptr<CollectiveSyncs> syncs;
   std::unique_ptr<models::NoiseModel> noise; // null when the run has no noise
+  PanelKernels panel_kernels;                // the owner column's panel parts, priced once per distinct part
   ReplayStats stats;
   // Whether the ranks' GPU kernels and host-device copies are priced on their
   // private resources (sim/engine/private_resource.hpp) instead of as SimGrid activities.
@@ -48,7 +50,8 @@ struct ReplayState {
 
   ReplayState(const Platform& p, const models::KernelModels& k, const models::ProtocolModel* pr, StepSource s,
               ReplayOptions o)
-      : platform(p), kernels(k), protocol(pr), source(std::move(s)), options(std::move(o)) {}
+      : platform(p), kernels(k), protocol(pr), source(std::move(s)), options(std::move(o)),
+        panel_kernels(k, options.panel_threading) {}
 };
 
 } // namespace hplsim::sim

@@ -2,6 +2,9 @@
 // (src/pfact/HPL_pdrpan*N.c) against hand traces.
 #include "traces/hpl_pfact.hpp"
 
+#include <algorithm>
+#include <stdexcept>
+
 #include <gtest/gtest.h>
 
 #include "pattern_util.hpp"
@@ -195,4 +198,51 @@ TEST(PanelFactorization, PivotGroupAggregatesExchangesAndKeepsTheirBytes) {
   EXPECT_EQ(rb4, rb1);
   EXPECT_EQ(r1, 0u); // ordinary messages leave repeat unset
   EXPECT_EQ(r4, 4u);
+}
+
+TEST(PanelFactorization, AMembersPartIsAFunctionOfItsLocalRows) {
+  // P = 6, NB = 64, N = 1000 (the last block partial), the panel of step 3
+  // (rows from 192, process row 3 on the diagonal). panel_local_rows is each
+  // member's local row count below every panel column (numroc); the part
+  // listed from it is the part listed from the member, and members with the
+  // same counts have the same part. Off the diagonal row every column leaves
+  // the count as it is (the panel's rows are the diagonal row's). Rows 192 to
+  // 999 are blocks 3..15 (the last of 40 rows), process row b mod 6 holding
+  // block b: row 3 holds 3, 9, 15 (the diagonal row), rows 4, 5, 0, 1, 2 two
+  // full blocks each (128 rows), so the six members take two parts.
+  const PanelGeometry g{1000, 64, 192, 64, 6, 3};
+  HplConfig cfg;
+  cfg.nbmin = 4;
+  cfg.ndiv = 2;
+  std::vector<std::vector<std::int64_t>> distinct;
+  for (int row = 0; row < 6; ++row) {
+    std::vector<std::int64_t> rows;
+    panel_local_rows(row, g, rows);
+    ASSERT_EQ(rows.size(), 65U);
+    for (std::size_t c = 0; c < rows.size(); ++c)
+      EXPECT_EQ(rows[c], local_count(192 + static_cast<std::int64_t>(c), 1000, 64, row, 6))
+          << row << " " << c;
+    if (row != 3) {
+      EXPECT_EQ(rows.front(), rows.back()) << row;
+    }
+    std::vector<PanelWork> from_row, from_rows;
+    panel_factorization_work(row, g, cfg, from_row);
+    panel_factorization_work(rows, g, cfg, from_rows);
+    ASSERT_EQ(from_row.size(), from_rows.size()) << row;
+    for (std::size_t i = 0; i < from_row.size(); ++i) {
+      EXPECT_EQ(from_row[i].exchange, from_rows[i].exchange);
+      EXPECT_EQ(from_row[i].kernel, from_rows[i].kernel);
+      EXPECT_EQ(from_row[i].m, from_rows[i].m);
+      EXPECT_EQ(from_row[i].n, from_rows[i].n);
+      EXPECT_EQ(from_row[i].k, from_rows[i].k);
+    }
+    if (std::find(distinct.begin(), distinct.end(), rows) == distinct.end()) distinct.push_back(rows);
+  }
+  EXPECT_EQ(distinct.size(), 2U);
+  EXPECT_EQ(distinct.front().front(), 128); // rows 0, 1, 2, 4, 5
+  EXPECT_EQ(distinct.back().front(), 168);  // row 3: 64 + 64 + 40
+  EXPECT_EQ(distinct.back().back(), 104);   // below the panel's 64 columns
+  std::vector<PanelWork> out;
+  EXPECT_THROW(panel_factorization_work(std::vector<std::int64_t>(10, 5), g, cfg, out),
+               std::invalid_argument);
 }
