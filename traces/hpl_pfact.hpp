@@ -44,6 +44,7 @@ struct PanelWork {
   bool exchange = false;
   Kernel kernel = KERNEL_PFACT_COLUMN;
   std::int64_t m = 0, n = 0, k = 0;
+  bool operator==(const PanelWork&) const = default;
 };
 
 /// Appends process row `myrow`'s part of the factorization of the panel to

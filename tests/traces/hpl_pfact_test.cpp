@@ -228,14 +228,8 @@ TEST(PanelFactorization, AMembersPartIsAFunctionOfItsLocalRows) {
     std::vector<PanelWork> from_row, from_rows;
     panel_factorization_work(row, g, cfg, from_row);
     panel_factorization_work(rows, g, cfg, from_rows);
-    ASSERT_EQ(from_row.size(), from_rows.size()) << row;
-    for (std::size_t i = 0; i < from_row.size(); ++i) {
-      EXPECT_EQ(from_row[i].exchange, from_rows[i].exchange);
-      EXPECT_EQ(from_row[i].kernel, from_rows[i].kernel);
-      EXPECT_EQ(from_row[i].m, from_rows[i].m);
-      EXPECT_EQ(from_row[i].n, from_rows[i].n);
-      EXPECT_EQ(from_row[i].k, from_rows[i].k);
-    }
+    EXPECT_FALSE(from_row.empty()) << row;
+    EXPECT_TRUE(from_row == from_rows) << row;
     if (std::find(distinct.begin(), distinct.end(), rows) == distinct.end()) distinct.push_back(rows);
   }
   EXPECT_EQ(distinct.size(), 2U);
