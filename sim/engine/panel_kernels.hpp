@@ -3,7 +3,8 @@
 // (the collective panel factorization, docs/fast-mode.md point 9), shared by
 // the members that have the same part: a part depends on the member only
 // through its local rows below each panel column (traces::panel_local_rows),
-// and the P members of an owner column take two or three distinct counts.
+// and the P members of an owner column take two distinct counts where N is a
+// multiple of NB (the diagonal row's and the others'), a few more otherwise.
 #include <cstdint>
 #include <map>
 #include <tuple>

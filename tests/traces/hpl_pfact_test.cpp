@@ -200,42 +200,65 @@ TEST(PanelFactorization, PivotGroupAggregatesExchangesAndKeepsTheirBytes) {
   EXPECT_EQ(r4, 4u);
 }
 
-TEST(PanelFactorization, AMembersPartIsAFunctionOfItsLocalRows) {
-  // P = 6, NB = 64, N = 1000 (the last block partial), the panel of step 3
-  // (rows from 192, process row 3 on the diagonal). panel_local_rows is each
-  // member's local row count below every panel column (numroc); the part
-  // listed from it is the part listed from the member, and members with the
-  // same counts have the same part. Off the diagonal row every column leaves
-  // the count as it is (the panel's rows are the diagonal row's). Rows 192 to
-  // 999 are blocks 3..15 (the last of 40 rows), process row b mod 6 holding
-  // block b: row 3 holds 3, 9, 15 (the diagonal row), rows 4, 5, 0, 1, 2 two
-  // full blocks each (128 rows), so the six members take two parts.
+TEST(PanelFactorization, AMembersLocalRowsByHand) {
+  // P = 6, NB = 64, N = 1000, the panel of step 3 (rows from 192, process row
+  // 3 on the diagonal). Rows 192 to 999 are blocks 3..15 (the last of 40
+  // rows), process row b mod 6 holding block b: row 3 holds blocks 3, 9, 15,
+  // 168 rows, one fewer below each panel column (104 below the 64th); rows 4,
+  // 5, 0, 1, 2 hold two full blocks each, 128 rows below every panel column
+  // (the panel's rows are row 3's). So the six members take two parts.
   const PanelGeometry g{1000, 64, 192, 64, 6, 3};
-  HplConfig cfg;
-  cfg.nbmin = 4;
-  cfg.ndiv = 2;
   std::vector<std::vector<std::int64_t>> distinct;
   for (int row = 0; row < 6; ++row) {
     std::vector<std::int64_t> rows;
     panel_local_rows(row, g, rows);
-    ASSERT_EQ(rows.size(), 65U);
+    ASSERT_EQ(rows.size(), 65U) << row;
     for (std::size_t c = 0; c < rows.size(); ++c)
-      EXPECT_EQ(rows[c], local_count(192 + static_cast<std::int64_t>(c), 1000, 64, row, 6))
-          << row << " " << c;
-    if (row != 3) {
-      EXPECT_EQ(rows.front(), rows.back()) << row;
-    }
-    std::vector<PanelWork> from_row, from_rows;
-    panel_factorization_work(row, g, cfg, from_row);
-    panel_factorization_work(rows, g, cfg, from_rows);
-    EXPECT_FALSE(from_row.empty()) << row;
-    EXPECT_TRUE(from_row == from_rows) << row;
+      EXPECT_EQ(rows[c], row == 3 ? 168 - static_cast<std::int64_t>(c) : 128) << row << " " << c;
     if (std::find(distinct.begin(), distinct.end(), rows) == distinct.end()) distinct.push_back(rows);
   }
   EXPECT_EQ(distinct.size(), 2U);
-  EXPECT_EQ(distinct.front().front(), 128); // rows 0, 1, 2, 4, 5
-  EXPECT_EQ(distinct.back().front(), 168);  // row 3: 64 + 64 + 40
-  EXPECT_EQ(distinct.back().back(), 104);   // below the panel's 64 columns
+}
+
+TEST(PanelFactorization, TheListingReadsTheMemberOnlyThroughItsLocalRows) {
+  // The hand trace of RightLookingRecursionByHand (P = 1, N = 40, jb = 8,
+  // NBMIN 2, NDIV 2: local rows below panel column c are 40 - c) from its local
+  // rows; other rows (100 below every column) change the kernels' row counts
+  // and nothing else.
+  HplConfig cfg;
+  cfg.nbmin = 2;
+  cfg.ndiv = 2;
+  cfg.pfact = HplConfig::Pfact::Right;
+  const PanelGeometry g{40, 8, 0, 8, 1, 0};
+  std::vector<std::int64_t> rows;
+  for (std::int64_t c = 0; c <= 8; ++c)
+    rows.push_back(40 - c);
+  std::vector<PanelWork> work;
+  panel_factorization_work(rows, g, cfg, work);
+  std::vector<C> kernels;
+  int exchanges = 0;
+  for (const PanelWork& w : work) {
+    if (w.exchange)
+      ++exchanges;
+    else
+      kernels.push_back({w.kernel, w.m, w.n, w.k});
+  }
+  const std::vector<C> expected = {
+      {KERNEL_PFACT_COLUMN, 39, 2, 0}, {KERNEL_PFACT_COLUMN, 38, 2, 1}, {KERNEL_TRSM, 2, 2, 0},
+      {KERNEL_GEMM, 38, 2, 2},         {KERNEL_PFACT_COLUMN, 37, 2, 0}, {KERNEL_PFACT_COLUMN, 36, 2, 1},
+      {KERNEL_TRSM, 4, 4, 0},          {KERNEL_GEMM, 36, 4, 4},         {KERNEL_PFACT_COLUMN, 35, 2, 0},
+      {KERNEL_PFACT_COLUMN, 34, 2, 1}, {KERNEL_TRSM, 2, 2, 0},          {KERNEL_GEMM, 34, 2, 2},
+      {KERNEL_PFACT_COLUMN, 33, 2, 0}, {KERNEL_PFACT_COLUMN, 32, 2, 1}};
+  EXPECT_EQ(kernels, expected);
+  EXPECT_EQ(exchanges, 8); // one pivot exchange per panel column
+  std::vector<PanelWork> flat;
+  panel_factorization_work(std::vector<std::int64_t>(9, 100), g, cfg, flat);
+  ASSERT_EQ(flat.size(), work.size());
+  for (std::size_t i = 0; i < flat.size(); ++i) {
+    PanelWork w = work[i];
+    if (!w.exchange && w.kernel != KERNEL_TRSM) w.m = 100; // the row counts; TRSM's m is a width
+    EXPECT_TRUE(flat[i] == w) << i;
+  }
   std::vector<PanelWork> out;
   EXPECT_THROW(panel_factorization_work(std::vector<std::int64_t>(10, 5), g, cfg, out),
                std::invalid_argument);
