@@ -77,6 +77,16 @@ std::vector<C> computes(const RankProgram& prog) {
       out.push_back({op.compute().kernel(), op.compute().m(), op.compute().n(), op.compute().k()});
   return out;
 }
+// RightLookingRecursionByHand's kernels: P = 1, N = 40, jb = 8, NBMIN 2, NDIV 2.
+const std::vector<C>& right_looking_by_hand() {
+  static const std::vector<C> kernels = {
+      {KERNEL_PFACT_COLUMN, 39, 2, 0}, {KERNEL_PFACT_COLUMN, 38, 2, 1}, {KERNEL_TRSM, 2, 2, 0},
+      {KERNEL_GEMM, 38, 2, 2},         {KERNEL_PFACT_COLUMN, 37, 2, 0}, {KERNEL_PFACT_COLUMN, 36, 2, 1},
+      {KERNEL_TRSM, 4, 4, 0},          {KERNEL_GEMM, 36, 4, 4},         {KERNEL_PFACT_COLUMN, 35, 2, 0},
+      {KERNEL_PFACT_COLUMN, 34, 2, 1}, {KERNEL_TRSM, 2, 2, 0},          {KERNEL_GEMM, 34, 2, 2},
+      {KERNEL_PFACT_COLUMN, 33, 2, 0}, {KERNEL_PFACT_COLUMN, 32, 2, 1}};
+  return kernels;
+}
 } // namespace
 
 TEST(PanelFactorization, RightLookingRecursionByHand) {
@@ -92,12 +102,7 @@ TEST(PanelFactorization, RightLookingRecursionByHand) {
   ProgramBuilder b(&prog);
   const ProcessGrid grid(1, 1, false);
   emit_panel_factorization(b, Communicator::column(grid, 0), 0, PanelGeometry{40, 8, 0, 8, 1, 0}, cfg);
-  const std::vector<C> expected = {
-      {KERNEL_PFACT_COLUMN, 39, 2, 0}, {KERNEL_PFACT_COLUMN, 38, 2, 1}, {KERNEL_TRSM, 2, 2, 0},
-      {KERNEL_GEMM, 38, 2, 2},         {KERNEL_PFACT_COLUMN, 37, 2, 0}, {KERNEL_PFACT_COLUMN, 36, 2, 1},
-      {KERNEL_TRSM, 4, 4, 0},          {KERNEL_GEMM, 36, 4, 4},         {KERNEL_PFACT_COLUMN, 35, 2, 0},
-      {KERNEL_PFACT_COLUMN, 34, 2, 1}, {KERNEL_TRSM, 2, 2, 0},          {KERNEL_GEMM, 34, 2, 2},
-      {KERNEL_PFACT_COLUMN, 33, 2, 0}, {KERNEL_PFACT_COLUMN, 32, 2, 1}};
+  const std::vector<C>& expected = right_looking_by_hand();
   EXPECT_EQ(computes(prog), expected);
   EXPECT_EQ(prog.ops_size(), static_cast<int>(expected.size())); // P = 1: no pivot messages
 }
@@ -243,12 +248,7 @@ TEST(PanelFactorization, TheListingReadsTheMemberOnlyThroughItsLocalRows) {
     else
       kernels.push_back({w.kernel, w.m, w.n, w.k});
   }
-  const std::vector<C> expected = {
-      {KERNEL_PFACT_COLUMN, 39, 2, 0}, {KERNEL_PFACT_COLUMN, 38, 2, 1}, {KERNEL_TRSM, 2, 2, 0},
-      {KERNEL_GEMM, 38, 2, 2},         {KERNEL_PFACT_COLUMN, 37, 2, 0}, {KERNEL_PFACT_COLUMN, 36, 2, 1},
-      {KERNEL_TRSM, 4, 4, 0},          {KERNEL_GEMM, 36, 4, 4},         {KERNEL_PFACT_COLUMN, 35, 2, 0},
-      {KERNEL_PFACT_COLUMN, 34, 2, 1}, {KERNEL_TRSM, 2, 2, 0},          {KERNEL_GEMM, 34, 2, 2},
-      {KERNEL_PFACT_COLUMN, 33, 2, 0}, {KERNEL_PFACT_COLUMN, 32, 2, 1}};
+  const std::vector<C>& expected = right_looking_by_hand();
   EXPECT_EQ(kernels, expected);
   EXPECT_EQ(exchanges, 8); // one pivot exchange per panel column
   std::vector<PanelWork> flat;
