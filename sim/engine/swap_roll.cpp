@@ -23,7 +23,7 @@ std::vector<traces::Pattern> swap_roll_patterns(const traces::SwapLayout& layout
   return patterns;
 }
 
-SwapRollPricer::DenseRoute& SwapRollPricer::dense(const ExchangeNetwork::Route& r) {
+const SwapRollPricer::DenseRoute& SwapRollPricer::dense(const ExchangeNetwork::Route& r) {
   auto it = dense_.find(&r);
   if (it != dense_.end()) return it->second;
   DenseRoute d;
@@ -46,7 +46,7 @@ SwapRollPricer::DenseRoute& SwapRollPricer::dense(const ExchangeNetwork::Route& 
   return dense_.emplace(&r, d).first->second;
 }
 
-void SwapRollPricer::protocol_terms(DenseRoute& d, std::int64_t bytes, const ExchangeNetwork& network,
+void SwapRollPricer::protocol_terms(const DenseRoute& d, std::int64_t bytes, const ExchangeNetwork& network,
                                     double& latency_s, double& factor) {
   if (bytes != d.terms_bytes) {
     d.terms_bytes = bytes;

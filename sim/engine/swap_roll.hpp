@@ -66,13 +66,13 @@ private:
     double path_s = 0.0;
     bool within_node = false;
     std::uint32_t first = 0, count = 0; // into links_
-    // The protocol terms of the last message size priced on it: a member's
-    // steps toward one neighbour mostly carry equal row counts.
-    std::int64_t terms_bytes = -1;
-    double terms_latency_s = 0.0, terms_factor = 1.0;
+    // A cache of the protocol terms of the last message size priced on it: a
+    // member's steps toward one neighbour mostly carry equal row counts.
+    mutable std::int64_t terms_bytes = -1;
+    mutable double terms_latency_s = 0.0, terms_factor = 1.0;
   };
   /// The route's protocol terms for `bytes` (ExchangeNetwork::latency_s, bandwidth_factor).
-  static void protocol_terms(DenseRoute& d, std::int64_t bytes, const ExchangeNetwork& network,
+  static void protocol_terms(const DenseRoute& d, std::int64_t bytes, const ExchangeNetwork& network,
                              double& latency_s, double& factor);
   struct Hold {
     std::uint64_t roll;
@@ -91,7 +91,7 @@ private:
   struct Exchange {
     int a = 0, b = 0;
     std::int64_t a_to_b_bytes = 0, b_to_a_bytes = 0;
-    DenseRoute *a_to_b = nullptr, *b_to_a = nullptr;
+    const DenseRoute *a_to_b = nullptr, *b_to_a = nullptr;
     // Each direction's protocol terms for its bytes (ExchangeNetwork::latency_s, bandwidth_factor).
     double a_to_b_latency_s = 0.0, b_to_a_latency_s = 0.0;
     double a_to_b_factor = 1.0, b_to_a_factor = 1.0;
@@ -105,7 +105,7 @@ private:
     std::vector<std::uint32_t> wave_begin;        // into exchanges, one past the last wave at the end
     std::vector<double> pair_start_s, pair_end_s; // per exchange, NaN: not priced yet
     std::shared_ptr<std::vector<double>> done_s;
-    std::vector<DenseRoute*> to_prev, to_next;
+    std::vector<const DenseRoute*> to_prev, to_next;
     std::vector<int> prev, next;
     std::vector<int> rank_of;              // per member: its rank (the noise on its cores)
     std::vector<std::uint32_t> node_links; // dense indices of the node links it holds
@@ -128,7 +128,7 @@ private:
     std::vector<Step> steps;
     std::vector<std::uint32_t> wave_begin;
   };
-  DenseRoute& dense(const ExchangeNetwork::Route& r);
+  const DenseRoute& dense(const ExchangeNetwork::Route& r);
   /// The layout's template, matched on first use (the latest few are kept).
   const Template& layout_template(Roll& roll);
   /// Matches the members' steps into exchanges and orders them in waves.
