@@ -64,9 +64,16 @@ struct MxpConfig {
   int refinement_iterations = 0;
   /// Fast mode: Mark ops in the refinement, id 0 where the iterations start
   /// (classical: the refinement's start; GMRES: after its first residual,
-  /// solves and norm), id i after iteration i (docs/fast-mode.md, "13. The
+  /// solves and norm, or the refinement's start when they are left out), id i
+  /// after iteration i (docs/fast-mode.md, "13. The
   /// refinement's iterations").
   bool refinement_marks = false;
+  /// Fast mode, GMRES: its first residual, solves and norm (r0) are left out of
+  /// the schedule. They repeat an iteration's communication (one allreduce
+  /// fewer), so fast mode counts them as one more extrapolated iteration, and
+  /// mark 0 is the refinement's start (docs/fast-mode.md, "13. The
+  /// refinement's iterations").
+  bool refinement_first_pass_extrapolated = false;
   /// The MPI library's collectives (machine.mpi): the refinement's
   /// MPI_Allreduce takes the algorithm its table selects (no selection:
   /// MPICH's recursive doubling); its MPI_Bcast stays a binomial tree.

@@ -27,10 +27,12 @@ public:
       }
       return;
     }
-    residual(); // r0 = b - A x0, preconditioned
-    solve_lower();
-    solve_upper();
-    norm();
+    if (!c_.refinement_first_pass_extrapolated) {
+      residual(); // r0 = b - A x0, preconditioned
+      solve_lower();
+      solve_upper();
+      norm();
+    }
     mark(0);
     for (int it = 1; it <= c_.refinement_iterations; ++it) {
       residual(); // A v_it (the same communication as the residual)

@@ -138,14 +138,19 @@ private:
   }
 
   // The final solve's sample with the refinement iterations the window did not
-  // simulate: each takes as long as the last one simulated, the time between
-  // the replay's marks around it (the latest rank to pass each).
+  // simulate, and GMRES's first residual and solves: each takes as long as the
+  // last iteration simulated, the time between the replay's marks around it
+  // (the latest rank to pass each).
   void extrapolate_refinement(Sample& s, const std::vector<double>& marks) const {
     const auto k = static_cast<std::size_t>(refinement_simulated_);
     if (marks.size() <= k || !std::isfinite(marks[k]) || !std::isfinite(marks[k - 1]))
       throw std::logic_error("fast mode: the refinement's window lacks its iteration marks");
     const double iteration_s = marks[k] - marks[k - 1];
-    const double extra_s = (source_->refinement_iterations() - refinement_simulated_) * iteration_s;
+    // GMRES's first residual and solves were not scheduled either (ScheduleShortcuts):
+    // one more pass of an iteration's communication.
+    const int first_pass = sc_.workload.mxp.refinement == Refinement::Gmres ? 1 : 0;
+    const double extra_s =
+        (source_->refinement_iterations() - refinement_simulated_ + first_pass) * iteration_s;
     const double scale = s.step_s > 0.0 ? (s.step_s + extra_s) / s.step_s : 1.0;
     s.step_s += extra_s;
     s.end_s += extra_s;

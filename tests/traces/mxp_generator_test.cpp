@@ -289,6 +289,40 @@ TEST(MxpGenerator, RefinementMarksEndEachIteration) {
   }
 }
 
+TEST(MxpGenerator, GmresFirstPassLeftOutStartsAtMarkZero) {
+  // Fast mode's GMRES refinement without its first residual, solves and norm
+  // (refinement_first_pass_extrapolated): on the hand-counted grid above (2 x
+  // 3, N 96, NB 16, 2 iterations) the step loses the start's 60 sends (A-product
+  // 14 + two solves 40 + one reduction 6) and keeps 218 - 60 = 158; every rank
+  // passes mark 0 before its first send, then marks 1 and 2 as before.
+  MxpConfig c;
+  c.n = 96;
+  c.nb = 16;
+  c.p = 2;
+  c.q = 3;
+  c.refinement_iterations = 2;
+  c.refinement = MxpConfig::Refinement::Gmres;
+  c.refinement_marks = true;
+  c.refinement_first_pass_extrapolated = true;
+  const MxpScheduleGenerator g(c);
+  StepSchedule s;
+  g.step(g.steps(), s);
+  EXPECT_EQ(sends_of(s).size(), 158u);
+  for (const RankProgram& r : s.ranks()) {
+    std::vector<std::uint32_t> ids;
+    bool sent_before_mark0 = false, sent = false;
+    for (const Op& op : r.ops()) {
+      if (op.has_send()) sent = true;
+      if (!op.has_mark()) continue;
+      if (op.mark().id() == 0) sent_before_mark0 = sent;
+      ids.push_back(op.mark().id());
+    }
+    EXPECT_EQ(ids, (std::vector<std::uint32_t>{0, 1, 2})) << "rank " << r.rank();
+    EXPECT_FALSE(sent_before_mark0) << "rank " << r.rank();
+  }
+  EXPECT_TRUE(validate_all(g).ok()) << validate_all(g).summary();
+}
+
 TEST(MxpGenerator, FlopsHeaderAndErrors) {
   MxpConfig c = small_mxp();
   const MxpScheduleGenerator g(c);
