@@ -59,6 +59,19 @@ std::multiset<std::tuple<int, int, std::int64_t>> sends_of(const StepSchedule& s
   return out;
 }
 
+// The grid whose GMRES refinement's sends are counted by hand below: 2 x 3,
+// N 96, NB 16, 2 iterations.
+MxpConfig hand_counted_gmres() {
+  MxpConfig c;
+  c.n = 96;
+  c.nb = 16;
+  c.p = 2;
+  c.q = 3;
+  c.refinement_iterations = 2;
+  c.refinement = MxpConfig::Refinement::Gmres;
+  return c;
+}
+
 } // namespace
 
 TEST(MxpGenerator, EveryBroadcastAndDepthIsConsistent) {
@@ -236,14 +249,7 @@ TEST(MxpGenerator, GmresRefinementAddsArnoldiReductions) {
   //  A-product 14, two solves 40, one reduction 6):
   //  start: 14 + 40 + 6 = 60; iteration 1: 14 + 40 + 2 x 6 = 66; iteration 2:
   //  14 + 40 + 3 x 6 = 72; final residual and norm: 14 + 6 = 20. Total 218.
-  MxpConfig c;
-  c.n = 96;
-  c.nb = 16;
-  c.p = 2;
-  c.q = 3;
-  c.refinement_iterations = 2;
-  c.refinement = MxpConfig::Refinement::Gmres;
-  const MxpScheduleGenerator g(c);
+  const MxpScheduleGenerator g(hand_counted_gmres());
   StepSchedule s;
   g.step(g.steps(), s);
   EXPECT_EQ(sends_of(s).size(), 218u);
@@ -295,13 +301,7 @@ TEST(MxpGenerator, GmresFirstPassLeftOutStartsAtMarkZero) {
   // 3, N 96, NB 16, 2 iterations) the step loses the start's 60 sends (A-product
   // 14 + two solves 40 + one reduction 6) and keeps 218 - 60 = 158; every rank
   // passes mark 0 before its first send, then marks 1 and 2 as before.
-  MxpConfig c;
-  c.n = 96;
-  c.nb = 16;
-  c.p = 2;
-  c.q = 3;
-  c.refinement_iterations = 2;
-  c.refinement = MxpConfig::Refinement::Gmres;
+  MxpConfig c = hand_counted_gmres();
   c.refinement_marks = true;
   c.refinement_first_pass_extrapolated = true;
   const MxpScheduleGenerator g(c);
