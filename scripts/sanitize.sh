@@ -30,13 +30,18 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 #     (7.5 min instrumented); the trials paths run instrumented in Trials.*,
 #     the sensitivity command's in Sensitivity.BadInputIsRefused and the
 #     statistics' in the unit tests.
+#   Modes/FlapTwice.*, Trials.TrialIIsTheSameWhateverKAndTheJobs,
+#   CliRun.SameScenarioTwiceGivesByteIdenticalOutputs: the same run twice,
+#     compared byte for byte (4.5 min instrumented); what they run is run
+#     instrumented once by Flap.*, FlapReach.*, Trials.* and CliRun.*, and
+#     byte identity is a property of the optimized build.
 #   FailureModel.*MonteCarlo, CpuMeasure.FitOnEvenShapesPredictsOddShapes,
 #   Trials.ExponentialFailuresAgreeWithTheClosedForms: statistical checks that
 #     loop one small function millions of times (or time real kernels, or run
 #     4,000 analytic trials); their code is covered by the other tests of the
 #     suite (the analytic trials by Mpi.TrialsUnderTwoRanksWriteTheSameFilesAsOneProcess
 #     and Plan.*).
-EXCLUDE=${SANITIZE_EXCLUDE-'^(HplGenerator\.GeneratesA30x34StepQuickly|Docs\..*|ScenarioExpect\..*|Sensitivity\.ScaleOneIsTheTrialsStudyAndRateZeroDrawsNoFlap|FailureModel\..*MonteCarlo.*|CpuMeasure\.FitOnEvenShapesPredictsOddShapes|Trials\.ExponentialFailuresAgreeWithTheClosedForms)$'}
+EXCLUDE=${SANITIZE_EXCLUDE-'^(HplGenerator\.GeneratesA30x34StepQuickly|Docs\..*|ScenarioExpect\..*|Sensitivity\.ScaleOneIsTheTrialsStudyAndRateZeroDrawsNoFlap|Modes/FlapTwice\..*|Trials\.TrialIIsTheSameWhateverKAndTheJobs|CliRun\.SameScenarioTwiceGivesByteIdenticalOutputs|FailureModel\..*MonteCarlo.*|CpuMeasure\.FitOnEvenShapesPredictsOddShapes|Trials\.ExponentialFailuresAgreeWithTheClosedForms)$'}
 
 start=$(date +%s)
 status=0
