@@ -65,8 +65,7 @@ struct MxpConfig {
   /// Fast mode: Mark ops in the refinement, id 0 where the iterations start
   /// (classical: the refinement's start; GMRES: after its first residual,
   /// solves and norm, or the refinement's start when they are left out), id i
-  /// after iteration i (docs/fast-mode.md, "13. The
-  /// refinement's iterations").
+  /// after iteration i (docs/fast-mode.md, "13. The refinement's iterations").
   bool refinement_marks = false;
   /// Fast mode, GMRES: its first residual, solves and norm (r0) are left out of
   /// the schedule. They repeat an iteration's communication (one allreduce

@@ -92,6 +92,10 @@ public:
         plan_.fold || plan_.final_window ? slowest_node(machine_.platform->spec(), sc_.workload.nodes) : -1;
     fold_set_ = std::make_unique<FoldSet>(sc_.workload, plan_.config, steps_, slowest);
     refinement_simulated_ = simulated_refinement_iterations();
+    // GMRES's first residual and solves repeat an iteration's communication:
+    // where iterations are extrapolated, they are too (docs/fast-mode.md, point 13).
+    refinement_first_pass_left_out_ =
+        refinement_simulated_ > 0 && sc_.workload.mxp.refinement == Refinement::Gmres;
     integration_ = StepIntegration(steps_, plan_.config.interpolation);
     run_controller(machine_, "fast-controller", [this]() {
       control();
@@ -146,9 +150,7 @@ private:
     if (marks.size() <= k || !std::isfinite(marks[k]) || !std::isfinite(marks[k - 1]))
       throw std::logic_error("fast mode: the refinement's window lacks its iteration marks");
     const double iteration_s = marks[k] - marks[k - 1];
-    // GMRES's first residual and solves were not scheduled either (ScheduleShortcuts):
-    // one more pass of an iteration's communication.
-    const int first_pass = sc_.workload.mxp.refinement == Refinement::Gmres ? 1 : 0;
+    const int first_pass = refinement_first_pass_left_out_ ? 1 : 0;
     const double extra_s =
         (source_->refinement_iterations() - refinement_simulated_ + first_pass) * iteration_s;
     const double scale = s.step_s > 0.0 ? (s.step_s + extra_s) / s.step_s : 1.0;
@@ -190,6 +192,7 @@ private:
     if (refinement) {
       ScheduleShortcuts shortcuts = plan_.shortcuts;
       shortcuts.refinement_iterations = refinement_simulated_;
+      shortcuts.refinement_first_pass_left_out = refinement_first_pass_left_out_;
       own = make_schedule_source(sc_, shortcuts);
     } else if (job.message_pivots && !job.fault_nodes.empty()) {
       ScheduleShortcuts shortcuts = plan_.shortcuts;
@@ -468,6 +471,7 @@ private:
   std::uint64_t activities_ = 0;
   int windows_ = 0;
   int refinement_simulated_ = 0; // simulated_refinement_iterations()
+  bool refinement_first_pass_left_out_ = false;
   bool failed_ = false;
   std::unique_ptr<WindowPool> pool_;
   std::optional<WindowJob> background_; // the final solve's window, when it runs in the background

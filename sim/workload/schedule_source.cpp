@@ -146,7 +146,7 @@ std::unique_ptr<ScheduleSource> make_schedule_source(const ResolvedScenario& sc,
     if (shortcuts.refinement_iterations > 0) {
       config.refinement_iterations = std::min(config.refinement_iterations, shortcuts.refinement_iterations);
       config.refinement_marks = true;
-      config.refinement_first_pass_extrapolated = config.refinement == traces::MxpConfig::Refinement::Gmres;
+      config.refinement_first_pass_extrapolated = shortcuts.refinement_first_pass_left_out;
     }
     return std::make_unique<GeneratorSource<traces::MxpScheduleGenerator>>(config);
   }

@@ -41,10 +41,10 @@ struct ScheduleShortcuts {
   bool ring_aggregated = false;           ///< traces::MxpConfig::bcast_ring_aggregated
   std::vector<int> message_pivot_columns; ///< traces::HplConfig::message_pivot_columns
   /// HPL-MxP: > 0 schedules this many refinement iterations (at most the
-  /// run's), with traces::MxpConfig::refinement_marks, and for GMRES without
-  /// its first residual and solves (refinement_first_pass_extrapolated); 0:
-  /// the run's.
+  /// run's), with traces::MxpConfig::refinement_marks; 0: the run's.
   int refinement_iterations = 0;
+  /// With refinement_iterations > 0: traces::MxpConfig::refinement_first_pass_extrapolated.
+  bool refinement_first_pass_left_out = false;
 };
 
 /// Throws std::invalid_argument when the workload cannot be generated.
