@@ -424,9 +424,11 @@ private:
       if (node < 0) return true;
       return nics_used(*source_, platform, node, first, last).count(static_cast<int>(f.index % nics)) > 0;
     };
-    plan.workers = std::max(1, std::min(plan_.workers, 2));
-    plan.run = [this, workers = plan.workers](const std::vector<WindowJob>& jobs) {
-      return run_windows(jobs, workers, [this](const WindowJob& j) { return simulate(j); });
+    plan.run = [this](const std::function<std::optional<WindowJob>()>& next,
+                      const std::function<void(std::size_t, WindowOutcome &&)>& done) {
+      WindowPool(std::max(1, std::min(plan_.workers, 2)), [this](const WindowJob& j) {
+        return simulate(j);
+      }).run_as_ready(next, done);
     };
     plan.account = [this](const WindowJob& job, const WindowOutcome& o) {
       activities_ += o.activities;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -205,6 +206,71 @@ void end_track(FlapTrack& t, const std::string& reason, double at_s, int event) 
 
 } // namespace
 
+namespace {
+
+// A flap window's progress: its fault window, then (when the flap failed a
+// message) its baseline, each started once and ended once.
+struct InFlight {
+  FlapWindow w;
+  bool fault_started = false, base_started = false;
+  std::optional<WindowOutcome> fault, base;
+  bool needs_base = false, settled = false;
+};
+
+// What one timeline did with its window's fault outcome: the run ended, the
+// flap cost nothing, or the baseline is needed. True when the flap is settled.
+bool settle_fault(InFlight& f, std::vector<std::pair<WindowJob, WindowOutcome>>& used) {
+  FlapWindow& w = f.w;
+  FlapTrack& t = *w.track;
+  const WindowOutcome& o = *f.fault;
+  used.emplace_back(w.fault, o);
+  FaultLog::Entry& entry = t.log.by_event[w.flap->id];
+  entry.messages_failed = o.faults.messages_failed;
+  entry.retries = o.faults.retries;
+  entry.retry_wait_s = o.faults.retry_wait_s;
+  if (o.faults.aborted) {
+    // The flap outlasted the retry handler: the run ends that long after it began.
+    std::ostringstream reason;
+    reason << "transport: a message still failed after " << t.timeline->retry_waits_s.size()
+           << " retries; its destination was declared undeliverable";
+    end_track(t, reason.str(), w.flap->start_s + (o.faults.abort_s - std::max(0.0, o.faults.flap_start_s)),
+              w.flap->id);
+    // The steps after the flap's were never reached (record_faults cuts the run there).
+    for (StepRecord& r : *t.records)
+      if (r.step > w.at.step) r.start_s = r.end_s = std::numeric_limits<double>::infinity();
+    return true;
+  }
+  if (!o.completed) {
+    end_track(t, "deadlock in a fast-mode fault window", w.flap->start_s, w.flap->id);
+    return true;
+  }
+  if (o.faults.messages_failed == 0 && o.faults.retries == 0) {
+    entry.delay_s = 0.0;
+    return true;
+  }
+  f.needs_base = true;
+  return false;
+}
+
+// The flap's delay, step by step, from its fault window against its baseline.
+void settle_base(InFlight& f, std::vector<std::pair<WindowJob, WindowOutcome>>& used) {
+  FlapWindow& w = f.w;
+  FlapTrack& t = *w.track;
+  used.emplace_back(w.base, *f.base);
+  if (!f.base->completed) {
+    end_track(t, "deadlock in a fast-mode fault window", w.flap->start_s, w.flap->id);
+    return;
+  }
+  const std::vector<StepDelta> deltas = step_deltas(*f.fault, *f.base);
+  double delay_s = 0.0;
+  for (const StepDelta& d : deltas)
+    delay_s += d.step_s;
+  t.log.by_event[w.flap->id].delay_s = delay_s;
+  add_step_deltas(*t.records, deltas);
+}
+
+} // namespace
+
 std::vector<FaultLog> simulate_flaps(const FaultWindowPlan& plan,
                                      const std::vector<const FaultTimeline*>& timelines,
                                      const std::vector<std::vector<StepRecord>*>& records) {
@@ -221,80 +287,76 @@ std::vector<FaultLog> simulate_flaps(const FaultWindowPlan& plan,
                      [](const FlapEvent* a, const FlapEvent* b) { return a->start_s < b->start_s; });
     if (!t.timeline->node_failures.empty()) t.failure_s = t.timeline->node_failures.front().time_s;
   }
-  while (true) {
-    std::vector<FlapWindow> round;
-    for (FlapTrack& t : tracks)
-      if (auto w = next_window(plan, t)) round.push_back(std::move(*w));
-    if (round.empty()) break;
-    std::vector<WindowJob> jobs;
-    for (const FlapWindow& w : round)
-      jobs.push_back(w.fault);
-    // Workers the fault windows leave idle run baselines that may be needed.
-    const std::size_t workers = static_cast<std::size_t>(std::max(1, plan.workers));
-    const std::size_t ahead = workers > round.size() ? std::min(round.size(), workers - round.size()) : 0;
-    for (std::size_t i = 0; i < ahead; ++i)
-      jobs.push_back(round[i].base);
-    std::vector<WindowOutcome> outcomes = plan.run(jobs);
-    for (std::size_t i = 0; i < ahead; ++i)
-      round[i].baseline = std::move(outcomes[round.size() + i]);
-    std::vector<FlapWindow*> need_base;
-    for (std::size_t i = 0; i < round.size(); ++i) {
-      FlapWindow& w = round[i];
-      w.outcome = std::move(outcomes[i]);
-      if (plan.account) plan.account(w.fault, w.outcome);
-      FlapTrack& t = *w.track;
-      const WindowOutcome& o = w.outcome;
-      FaultLog::Entry& entry = t.log.by_event[w.flap->id];
-      entry.messages_failed = o.faults.messages_failed;
-      entry.retries = o.faults.retries;
-      entry.retry_wait_s = o.faults.retry_wait_s;
-      if (o.faults.aborted) {
-        // The flap outlasted the retry handler: the run ends that long after it began.
-        std::ostringstream reason;
-        reason << "transport: a message still failed after " << t.timeline->retry_waits_s.size()
-               << " retries; its destination was declared undeliverable";
-        end_track(t, reason.str(),
-                  w.flap->start_s + (o.faults.abort_s - std::max(0.0, o.faults.flap_start_s)), w.flap->id);
-        // The steps after the flap's were never reached (record_faults cuts the run there).
-        for (StepRecord& r : *t.records)
-          if (r.step > w.at.step) r.start_s = r.end_s = std::numeric_limits<double>::infinity();
-        continue;
-      }
-      if (!o.completed) {
-        end_track(t, "deadlock in a fast-mode fault window", w.flap->start_s, w.flap->id);
-        continue;
-      }
-      if (o.faults.messages_failed == 0 && o.faults.retries == 0) {
-        entry.delay_s = 0.0;
-        continue;
-      }
-      need_base.push_back(&w);
+  // Each timeline's flap in flight (none: the timeline is done), its windows
+  // used, in its own order, and which window each started job was.
+  std::vector<std::unique_ptr<InFlight>> current(tracks.size());
+  std::vector<std::vector<std::pair<WindowJob, WindowOutcome>>> used(tracks.size());
+  // A speculative baseline may end after its flap was settled without it.
+  std::vector<std::unique_ptr<InFlight>> retired;
+  struct Started {
+    InFlight* flight;
+    bool fault;
+  };
+  std::vector<Started> started;
+  const auto advance = [&](std::size_t i) {
+    if (current[i] && current[i]->base_started && !current[i]->base) retired.push_back(std::move(current[i]));
+    current[i].reset();
+    if (auto w = next_window(plan, tracks[i])) {
+      current[i] = std::make_unique<InFlight>();
+      current[i]->w = std::move(*w);
     }
-    jobs.clear();
-    for (const FlapWindow* w : need_base)
-      if (!w->baseline) jobs.push_back(w->base);
-    if (!jobs.empty()) {
-      outcomes = plan.run(jobs);
-      std::size_t next = 0;
-      for (FlapWindow* w : need_base)
-        if (!w->baseline) w->baseline = std::move(outcomes[next++]);
-    }
-    for (FlapWindow* pw : need_base) {
-      FlapWindow& w = *pw;
-      FlapTrack& t = *w.track;
-      if (plan.account) plan.account(w.base, *w.baseline);
-      if (!w.baseline->completed) {
-        end_track(t, "deadlock in a fast-mode fault window", w.flap->start_s, w.flap->id);
-        continue;
+  };
+  for (std::size_t i = 0; i < tracks.size(); ++i)
+    advance(i);
+  const auto next = [&]() -> std::optional<WindowJob> {
+    // Work that is needed first, in timeline order: fault windows, then baselines.
+    for (auto& f : current)
+      if (f && !f->fault_started) {
+        f->fault_started = true;
+        started.push_back({f.get(), true});
+        return f->w.fault;
       }
-      const std::vector<StepDelta> deltas = step_deltas(w.outcome, *w.baseline);
-      double delay_s = 0.0;
-      for (const StepDelta& d : deltas)
-        delay_s += d.step_s;
-      t.log.by_event[w.flap->id].delay_s = delay_s;
-      add_step_deltas(*t.records, deltas);
+    for (auto& f : current)
+      if (f && f->needs_base && !f->base_started) {
+        f->base_started = true;
+        started.push_back({f.get(), false});
+        return f->w.base;
+      }
+    // Then, on a worker nothing else needs, a baseline that may be needed.
+    for (auto& f : current)
+      if (f && !f->fault && !f->base_started) {
+        f->base_started = true;
+        started.push_back({f.get(), false});
+        return f->w.base;
+      }
+    return std::nullopt;
+  };
+  const auto done = [&](std::size_t id, WindowOutcome&& o) {
+    InFlight& f = *started.at(id).flight;
+    const auto i = static_cast<std::size_t>(f.w.track->index);
+    if (started[id].fault)
+      f.fault = std::move(o);
+    else
+      f.base = std::move(o);
+    if (f.settled || !f.fault) return; // a baseline not needed, or its fault window still running
+    if (started[id].fault && settle_fault(f, used[i])) {
+      f.settled = true;
+      advance(i);
+      return;
     }
-  }
+    if (f.needs_base && f.base) {
+      settle_base(f, used[i]);
+      f.settled = true;
+      advance(i);
+    }
+  };
+  plan.run(next, done);
+  for (const auto& f : current)
+    if (f) throw std::logic_error("fast mode: a flap's windows were left unfinished");
+  if (plan.account)
+    for (const auto& windows : used)
+      for (const auto& [job, outcome] : windows)
+        plan.account(job, outcome);
   std::vector<FaultLog> logs;
   for (FlapTrack& t : tracks)
     logs.push_back(std::move(t.log));

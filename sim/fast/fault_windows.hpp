@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "sim/engine/faults_runtime.hpp"
@@ -59,15 +60,19 @@ struct FaultWindowPlan {
   /// Whether the flap can meet traffic in the window of steps [first, last]
   /// (empty: always). A flap that cannot costs 0 without a window.
   std::function<bool(const FlapEvent&, std::int64_t first, std::int64_t last)> can_fail;
-  /// Runs window jobs (in processes of their own), outcomes in job order.
-  std::function<std::vector<WindowOutcome>(const std::vector<WindowJob>&)> run;
-  /// Counts a window whose outcome the flaps used (empty: none counted). A
-  /// baseline run beside its fault window and not needed is not counted, so
-  /// the counts do not depend on the workers.
+  /// Runs window jobs, each in a process of its own, as they become ready
+  /// (WindowPool::run_as_ready): next() gives the job to start now (none:
+  /// none is ready), done(id, outcome) each outcome as its window ends (ids in
+  /// next()'s order, from 0) and may make more jobs ready. Returns once none
+  /// runs and none is ready. next() is asked only for a worker that is free.
+  std::function<void(const std::function<std::optional<WindowJob>()>& next,
+                     const std::function<void(std::size_t, WindowOutcome&&)>& done)>
+      run;
+  /// Counts a window whose outcome the flaps used (empty: none counted), by
+  /// timeline and in each timeline's order once all are done. A baseline run
+  /// beside its fault window and not needed is not counted, so the counts do
+  /// not depend on the workers.
   std::function<void(const WindowJob&, const WindowOutcome&)> account;
-  /// Windows `run` simulates at once: a round with fewer fault windows runs
-  /// their baselines beside them rather than after, on the idle workers.
-  int workers = 1;
 };
 
 /// Simulates the flaps of `timeline` that the run reaches, adds their delays
@@ -81,9 +86,12 @@ struct FaultWindowPlan {
 /// windows where workers would otherwise idle.
 FaultLog simulate_flaps(const FaultWindowPlan& plan, const FaultTimeline& timeline,
                         std::vector<StepRecord>& records);
-/// The same for several timelines on their own steps (trials): a round takes
-/// each timeline's next flap that needs a window, and its windows run
-/// together (plan.run), so that the trials share the window processes.
+/// The same for several timelines on their own steps (trials), sharing the
+/// window processes: each timeline's flaps go one after the other (a flap's
+/// delay moves the next one's place), the timelines side by side, each window
+/// started as soon as a worker is free. A worker that nothing else needs runs
+/// the baseline of a fault window still running, in case its flap fails a
+/// message. Outcomes do not depend on the order the windows end in.
 std::vector<FaultLog> simulate_flaps(const FaultWindowPlan& plan,
                                      const std::vector<const FaultTimeline*>& timelines,
                                      const std::vector<std::vector<StepRecord>*>& records);

@@ -28,6 +28,17 @@ std::vector<WindowOutcome> WindowPool::run(const std::vector<WindowJob>& jobs) {
   return outcomes;
 }
 
+void WindowPool::run_as_ready(const std::function<std::optional<WindowJob>()>& next,
+                              const std::function<void(std::size_t, WindowOutcome&&)>& done) {
+  pool_.run_as_ready(
+      [this, &next]() -> std::function<std::string()> {
+        std::optional<WindowJob> job = next();
+        if (!job) return {};
+        return [this, job = std::move(*job)]() { return measure(job); };
+      },
+      [&done](std::size_t i, const std::string& answer) { done(i, decode(answer)); });
+}
+
 WindowOutcome WindowPool::finish_background() {
   return decode(pool_.finish_background());
 }

@@ -5,6 +5,7 @@
 // same state whatever ran before it, so the outcomes do not depend on how many
 // run at once, nor on when they run. Outcomes come back in job order.
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,11 @@ public:
   /// Runs `jobs`, filling each outcome's wall time and peak RSS; the
   /// background window goes on meanwhile.
   std::vector<WindowOutcome> run(const std::vector<WindowJob>& jobs);
+  /// Runs jobs as they become ready (ChildPool::run_as_ready): next() gives
+  /// the next job to start now (none: none is ready), done(id, outcome) each
+  /// outcome as its window ends, ids in next()'s order from 0.
+  void run_as_ready(const std::function<std::optional<WindowJob>()>& next,
+                    const std::function<void(std::size_t, WindowOutcome&&)>& done);
   /// Waits for the background window and returns its outcome.
   WindowOutcome finish_background();
 

@@ -157,13 +157,26 @@ void ChildPool::poll_once(Running& running,
 
 void ChildPool::run(std::size_t count, const std::function<std::string(std::size_t)>& work,
                     const std::function<void(std::size_t, const std::string&)>& done) {
-  Running running;
   std::size_t next = 0;
-  while (next < count || !running.empty()) {
-    while (next < count && static_cast<int>(running.size()) + (background_ ? 1 : 0) < workers_) {
-      const std::size_t i = next++;
-      running.emplace_back(i, ChildProcess([&work, i]() { return work(i); }));
+  run_as_ready(
+      [&]() -> std::function<std::string()> {
+        if (next == count) return {};
+        return [&work, i = next++]() { return work(i); };
+      },
+      done);
+}
+
+void ChildPool::run_as_ready(const std::function<std::function<std::string()>()>& next,
+                             const std::function<void(std::size_t, const std::string&)>& done) {
+  Running running;
+  std::size_t started = 0;
+  while (true) {
+    while (static_cast<int>(running.size()) + (background_ ? 1 : 0) < workers_) {
+      const std::function<std::string()> work = next();
+      if (!work) break;
+      running.emplace_back(started++, ChildProcess(work));
     }
+    if (running.empty()) break;
     poll_once(running, done);
   }
 }

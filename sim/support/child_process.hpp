@@ -64,6 +64,12 @@ public:
   /// first frees its worker). The background process goes on meanwhile.
   void run(std::size_t count, const std::function<std::string(std::size_t)>& work,
            const std::function<void(std::size_t, const std::string&)>& done);
+  /// Runs work as it becomes ready: next() returns the next piece to start
+  /// now (empty: none is ready), done(id, answer) is called as each finishes
+  /// (ids count the pieces next() handed out, from 0) and may make more
+  /// ready. Ends when none runs and none is ready.
+  void run_as_ready(const std::function<std::function<std::string()>()>& next,
+                    const std::function<void(std::size_t, const std::string&)>& done);
   /// Waits for the background process and returns its answer.
   std::string finish_background();
 

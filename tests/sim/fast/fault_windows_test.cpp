@@ -5,8 +5,39 @@
 
 #include <gtest/gtest.h>
 
+#include <deque>
+
 namespace hplsim::sim {
 namespace {
+
+// A pool of `workers` run here, one window at a time: it starts jobs while a
+// worker is free, then ends the oldest running one (or the newest), as
+// WindowPool::run_as_ready hands them out and takes them back. `each` gives a
+// job's outcome; `started` lists the jobs in the order they started.
+auto pool(int workers, std::function<WindowOutcome(const WindowJob&)> each, std::vector<WindowJob>* started,
+          bool newest_first = false) {
+  return [workers, each = std::move(each), started,
+          newest_first](const std::function<std::optional<WindowJob>()>& next,
+                        const std::function<void(std::size_t, WindowOutcome &&)>& done) {
+    std::deque<std::pair<std::size_t, WindowJob>> running;
+    std::size_t id = 0;
+    while (true) {
+      while (static_cast<int>(running.size()) < workers) {
+        std::optional<WindowJob> j = next();
+        if (!j) break;
+        if (started) started->push_back(*j);
+        running.emplace_back(id++, *j);
+      }
+      if (running.empty()) break;
+      const auto [i, j] = newest_first ? running.back() : running.front();
+      if (newest_first)
+        running.pop_back();
+      else
+        running.pop_front();
+      done(i, each(j));
+    }
+  };
+}
 
 // Steps of 1, 2 and 3 s, then a final solve of 0.5 s: [0,1) [1,3) [3,6) [6,6.5).
 std::vector<StepRecord> three_steps() {
@@ -119,26 +150,28 @@ FaultWindowPlan one_step_plan() {
 // `fault_end_s`.
 std::pair<FaultLog, std::vector<StepRecord>> one_flap(double fault_end_s) {
   FaultWindowPlan plan = one_step_plan();
-  plan.workers = 2; // the baseline runs beside the fault window
-  plan.run = [fault_end_s](const std::vector<WindowJob>& jobs) {
-    EXPECT_EQ(jobs.size(), 2u);
-    std::vector<WindowOutcome> out;
-    for (const WindowJob& j : jobs) {
-      WindowOutcome w = window({{1, 3.0}});
-      w.end_s = 6.0;
-      if (j.flap >= 0) {
-        EXPECT_EQ(j.flap_step, 1);
-        w.end_s = fault_end_s;
-        w.faults.messages_failed = 1; // what makes the baseline count
-        w.faults.retries = 1;
-      }
-      out.push_back(w);
-    }
-    return out;
-  };
+  std::vector<WindowJob> started;
+  // Two workers: the baseline runs beside the fault window.
+  plan.run = pool(
+      2,
+      [fault_end_s](const WindowJob& j) {
+        WindowOutcome w = window({{1, 3.0}});
+        w.end_s = 6.0;
+        if (j.flap >= 0) {
+          EXPECT_EQ(j.flap_step, 1);
+          w.end_s = fault_end_s;
+          w.faults.messages_failed = 1; // what makes the baseline count
+          w.faults.retries = 1;
+        }
+        return w;
+      },
+      &started);
   const FaultTimeline timeline = nic_flap_in_step_one();
   auto records = three_steps();
   FaultLog log = simulate_flaps(plan, timeline, records);
+  EXPECT_EQ(started.size(), 2u);
+  EXPECT_GE(started.at(0).flap, 0);
+  EXPECT_LT(started.at(1).flap, 0);
   return {log, records};
 }
 
@@ -161,19 +194,21 @@ TEST(FaultWindows, AStallThatOutlivesTheMeasuredStepsCountsAtTheWindowsEnd) {
 // one worker runs the fault window alone, and no second job follows.
 TEST(FaultWindows, AFlapThatFailedNoMessageNeedsNoBaseline) {
   FaultWindowPlan plan = one_step_plan();
-  int calls = 0;
-  plan.run = [&calls](const std::vector<WindowJob>& jobs) {
-    ++calls;
-    EXPECT_EQ(jobs.size(), 1u);
-    EXPECT_GE(jobs.at(0).flap, 0);
-    WindowOutcome w = window({{1, 3.7}}); // would be a 0.7 s delay against any baseline ending step 1 at 3 s
-    w.end_s = 6.0;
-    return std::vector<WindowOutcome>{w};
-  };
+  std::vector<WindowJob> started;
+  plan.run = pool(
+      1,
+      [](const WindowJob&) {
+        WindowOutcome w =
+            window({{1, 3.7}}); // would be a 0.7 s delay against any baseline ending step 1 at 3 s
+        w.end_s = 6.0;
+        return w;
+      },
+      &started);
   const FaultTimeline timeline = nic_flap_in_step_one();
   auto records = three_steps();
   const FaultLog log = simulate_flaps(plan, timeline, records);
-  EXPECT_EQ(calls, 1);
+  ASSERT_EQ(started.size(), 1u);
+  EXPECT_GE(started[0].flap, 0);
   EXPECT_DOUBLE_EQ(*log.by_event.at(0).delay_s, 0.0);
   EXPECT_DOUBLE_EQ(records[3].end_s, three_steps()[3].end_s);
 }
@@ -183,49 +218,57 @@ TEST(FaultWindows, AFlapThatFailedNoMessageNeedsNoBaseline) {
 TEST(FaultWindows, AFlapOfALinkNoTrafficCrossesRunsNoWindow) {
   FaultWindowPlan plan = one_step_plan();
   plan.can_fail = [](const FlapEvent&, std::int64_t, std::int64_t) { return false; };
-  plan.run = [](const std::vector<WindowJob>&) -> std::vector<WindowOutcome> {
-    ADD_FAILURE() << "no window should run";
-    return {};
-  };
+  plan.run = pool(
+      1,
+      [](const WindowJob&) {
+        ADD_FAILURE() << "no window should run";
+        return WindowOutcome{};
+      },
+      nullptr);
   const FaultTimeline timeline = nic_flap_in_step_one();
   auto records = three_steps();
   const FaultLog log = simulate_flaps(plan, timeline, records);
   EXPECT_DOUBLE_EQ(*log.by_event.at(0).delay_s, 0.0);
 }
 
-// Two trials' flaps in one round on one worker: both fault windows run
-// together, then the baseline of the one that failed a message alone; the
-// other costs 0; only the windows used are counted.
-TEST(FaultWindows, TrialsShareARoundAndOnlyTheFlapThatFailedAMessageGetsItsBaseline) {
-  FaultWindowPlan plan = one_step_plan();
-  std::vector<std::size_t> calls;
-  plan.run = [&calls](const std::vector<WindowJob>& jobs) {
-    calls.push_back(jobs.size());
-    std::vector<WindowOutcome> out;
-    for (const WindowJob& j : jobs) {
-      WindowOutcome w = window({{1, 3.0}});
-      w.end_s = 6.0;
-      if (j.flap >= 0 && j.timeline == 0) { // trial 0's flap fails a message and ends step 1 0.4 s later
-        w = window({{1, 3.4}});
-        w.end_s = 6.4;
-        w.faults.messages_failed = 1;
-        w.faults.retries = 1;
-      }
-      out.push_back(w);
+// Two trials' flaps on one worker: both fault windows run first (needed work
+// before baselines), then the baseline of the one that failed a message; the
+// other costs 0; only the windows used are counted. With two workers and the
+// windows ending newest first the delays are the same.
+TEST(FaultWindows, TrialsShareTheWorkersAndOnlyTheFlapThatFailedAMessageGetsItsBaseline) {
+  const auto each = [](const WindowJob& j) {
+    WindowOutcome w = window({{1, 3.0}});
+    w.end_s = 6.0;
+    if (j.flap >= 0 && j.timeline == 0) { // trial 0's flap fails a message and ends step 1 0.4 s later
+      w = window({{1, 3.4}});
+      w.end_s = 6.4;
+      w.faults.messages_failed = 1;
+      w.faults.retries = 1;
     }
-    return out;
+    return w;
   };
-  int counted = 0;
-  plan.account = [&counted](const WindowJob&, const WindowOutcome&) { ++counted; };
-  const FaultTimeline a = nic_flap_in_step_one(), b = nic_flap_in_step_one();
-  auto ra = three_steps(), rb = three_steps();
-  const std::vector<FaultLog> logs = simulate_flaps(plan, {&a, &b}, {&ra, &rb});
-  EXPECT_EQ(calls, (std::vector<std::size_t>{2, 1}));
-  EXPECT_EQ(counted, 3);
-  EXPECT_NEAR(*logs[0].by_event.at(0).delay_s, 0.4, 1e-12);
-  EXPECT_DOUBLE_EQ(*logs[1].by_event.at(0).delay_s, 0.0);
-  EXPECT_NEAR(ra[3].end_s, three_steps()[3].end_s + 0.4, 1e-12);
-  EXPECT_DOUBLE_EQ(rb[3].end_s, three_steps()[3].end_s);
+  for (const auto& [workers, newest_first] : {std::pair{1, false}, std::pair{2, true}}) {
+    SCOPED_TRACE(workers);
+    FaultWindowPlan plan = one_step_plan();
+    std::vector<WindowJob> started;
+    plan.run = pool(workers, each, &started, newest_first);
+    int counted = 0;
+    plan.account = [&counted](const WindowJob&, const WindowOutcome&) { ++counted; };
+    const FaultTimeline a = nic_flap_in_step_one(), b = nic_flap_in_step_one();
+    auto ra = three_steps(), rb = three_steps();
+    const std::vector<FaultLog> logs = simulate_flaps(plan, {&a, &b}, {&ra, &rb});
+    if (workers == 1) {
+      ASSERT_EQ(started.size(), 3u);
+      EXPECT_EQ(std::make_pair(started[0].timeline, started[0].flap >= 0), std::make_pair(0, true));
+      EXPECT_EQ(std::make_pair(started[1].timeline, started[1].flap >= 0), std::make_pair(1, true));
+      EXPECT_EQ(std::make_pair(started[2].timeline, started[2].flap >= 0), std::make_pair(0, false));
+    }
+    EXPECT_EQ(counted, 3);
+    EXPECT_NEAR(*logs[0].by_event.at(0).delay_s, 0.4, 1e-12);
+    EXPECT_DOUBLE_EQ(*logs[1].by_event.at(0).delay_s, 0.0);
+    EXPECT_NEAR(ra[3].end_s, three_steps()[3].end_s + 0.4, 1e-12);
+    EXPECT_DOUBLE_EQ(rb[3].end_s, three_steps()[3].end_s);
+  }
 }
 
 } // namespace
