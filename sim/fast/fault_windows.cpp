@@ -148,8 +148,6 @@ struct FlapWindow {
   const FlapEvent* flap = nullptr;
   FaultPlacement at;
   WindowJob base, fault;
-  WindowOutcome outcome;
-  std::optional<WindowOutcome> baseline;
 };
 
 // Advances `t` to its next flap that needs a window (none: the track is done),
@@ -298,8 +296,12 @@ std::vector<FaultLog> simulate_flaps(const FaultWindowPlan& plan,
     bool fault;
   };
   std::vector<Started> started;
+  // Timeline i's flap is settled (or it has none yet): on to its next one.
   const auto advance = [&](std::size_t i) {
-    if (current[i] && current[i]->base_started && !current[i]->base) retired.push_back(std::move(current[i]));
+    if (current[i]) {
+      current[i]->settled = true;
+      if (current[i]->base_started && !current[i]->base) retired.push_back(std::move(current[i]));
+    }
     current[i].reset();
     if (auto w = next_window(plan, tracks[i])) {
       current[i] = std::make_unique<InFlight>();
@@ -308,27 +310,20 @@ std::vector<FaultLog> simulate_flaps(const FaultWindowPlan& plan,
   };
   for (std::size_t i = 0; i < tracks.size(); ++i)
     advance(i);
+  const auto start = [&](InFlight& f, bool fault) {
+    (fault ? f.fault_started : f.base_started) = true;
+    started.push_back({&f, fault});
+    return fault ? f.w.fault : f.w.base;
+  };
   const auto next = [&]() -> std::optional<WindowJob> {
     // Work that is needed first, in timeline order: fault windows, then baselines.
     for (auto& f : current)
-      if (f && !f->fault_started) {
-        f->fault_started = true;
-        started.push_back({f.get(), true});
-        return f->w.fault;
-      }
+      if (f && !f->fault_started) return start(*f, true);
     for (auto& f : current)
-      if (f && f->needs_base && !f->base_started) {
-        f->base_started = true;
-        started.push_back({f.get(), false});
-        return f->w.base;
-      }
+      if (f && f->needs_base && !f->base_started) return start(*f, false);
     // Then, on a worker nothing else needs, a baseline that may be needed.
     for (auto& f : current)
-      if (f && !f->fault && !f->base_started) {
-        f->base_started = true;
-        started.push_back({f.get(), false});
-        return f->w.base;
-      }
+      if (f && !f->fault && !f->base_started) return start(*f, false);
     return std::nullopt;
   };
   const auto done = [&](std::size_t id, WindowOutcome&& o) {
@@ -340,13 +335,11 @@ std::vector<FaultLog> simulate_flaps(const FaultWindowPlan& plan,
       f.base = std::move(o);
     if (f.settled || !f.fault) return; // a baseline not needed, or its fault window still running
     if (started[id].fault && settle_fault(f, used[i])) {
-      f.settled = true;
       advance(i);
       return;
     }
     if (f.needs_base && f.base) {
       settle_base(f, used[i]);
-      f.settled = true;
       advance(i);
     }
   };

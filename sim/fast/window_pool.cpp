@@ -43,9 +43,4 @@ WindowOutcome WindowPool::finish_background() {
   return decode(pool_.finish_background());
 }
 
-std::vector<WindowOutcome> run_windows(const std::vector<WindowJob>& jobs, int workers,
-                                       const WindowSimulator& simulate) {
-  return WindowPool(workers, simulate).run(jobs);
-}
-
 } // namespace hplsim::sim

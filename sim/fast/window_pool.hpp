@@ -47,8 +47,4 @@ private:
   WindowSimulator simulate_;
 };
 
-/// Runs `jobs` with `simulate` in a pool of its own (no background window).
-std::vector<WindowOutcome> run_windows(const std::vector<WindowJob>& jobs, int workers,
-                                       const WindowSimulator& simulate);
-
 } // namespace hplsim::sim
