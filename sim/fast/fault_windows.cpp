@@ -202,10 +202,6 @@ void end_track(FlapTrack& t, const std::string& reason, double at_s, int event) 
   t.done = true;
 }
 
-} // namespace
-
-namespace {
-
 // A flap window's progress: its fault window, then (when the flap failed a
 // message) its baseline, each started once and ended once.
 struct InFlight {
@@ -216,8 +212,9 @@ struct InFlight {
 };
 
 // What one timeline did with its window's fault outcome: the run ended, the
-// flap cost nothing, or the baseline is needed. True when the flap is settled.
-bool settle_fault(InFlight& f, std::vector<std::pair<WindowJob, WindowOutcome>>& used) {
+// flap cost nothing (either settles the flap), or the baseline is needed
+// (f.needs_base).
+void settle_fault(InFlight& f, std::vector<std::pair<WindowJob, WindowOutcome>>& used) {
   FlapWindow& w = f.w;
   FlapTrack& t = *w.track;
   const WindowOutcome& o = *f.fault;
@@ -236,18 +233,17 @@ bool settle_fault(InFlight& f, std::vector<std::pair<WindowJob, WindowOutcome>>&
     // The steps after the flap's were never reached (record_faults cuts the run there).
     for (StepRecord& r : *t.records)
       if (r.step > w.at.step) r.start_s = r.end_s = std::numeric_limits<double>::infinity();
-    return true;
+    return;
   }
   if (!o.completed) {
     end_track(t, "deadlock in a fast-mode fault window", w.flap->start_s, w.flap->id);
-    return true;
+    return;
   }
   if (o.faults.messages_failed == 0 && o.faults.retries == 0) {
     entry.delay_s = 0.0;
-    return true;
+    return;
   }
   f.needs_base = true;
-  return false;
 }
 
 // The flap's delay, step by step, from its fault window against its baseline.
@@ -334,9 +330,12 @@ std::vector<FaultLog> simulate_flaps(const FaultWindowPlan& plan,
     else
       f.base = std::move(o);
     if (f.settled || !f.fault) return; // a baseline not needed, or its fault window still running
-    if (started[id].fault && settle_fault(f, used[i])) {
-      advance(i);
-      return;
+    if (started[id].fault) {
+      settle_fault(f, used[i]);
+      if (!f.needs_base) {
+        advance(i);
+        return;
+      }
     }
     if (f.needs_base && f.base) {
       settle_base(f, used[i]);

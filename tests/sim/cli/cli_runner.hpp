@@ -53,6 +53,22 @@ inline void write_text(const fs::path& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 
+/// steps.csv's rows in `dir` as cells, header dropped.
+inline std::vector<std::vector<std::string>> steps_rows(const fs::path& dir) {
+  std::istringstream csv(read_text(dir / "steps.csv"));
+  std::vector<std::vector<std::string>> rows;
+  std::string line;
+  std::getline(csv, line); // header
+  while (std::getline(csv, line)) {
+    std::vector<std::string> f;
+    std::istringstream row(line);
+    for (std::string cell; std::getline(row, cell, ',');)
+      f.push_back(cell);
+    rows.push_back(f);
+  }
+  return rows;
+}
+
 /// A path inside the source tree ("scenarios/small-dragonfly.textproto").
 inline std::string source_path(const std::string& relative) {
   return (fs::path(HPLSIM_SOURCE_DIR) / relative).string();

@@ -5,7 +5,6 @@
 // the same scenario gives the same bytes, and what a mode cannot simulate is
 // refused naming the field.
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -126,23 +125,6 @@ TEST(Flap, FastModeMatchesReferenceModeOnASmallRun) {
   EXPECT_NE(read_text(dir / "fast" / "steps.csv").find(",fault:0\n"), std::string::npos);
 }
 
-// A step's start in steps.csv (its third column).
-double step_start_s(const fs::path& steps_csv, int step) {
-  std::istringstream in(read_text(steps_csv));
-  std::string line;
-  std::getline(in, line); // the header
-  for (int k = 0; std::getline(in, line); ++k)
-    if (k == step) {
-      std::istringstream fields(line);
-      std::string field;
-      for (int i = 0; i < 3; ++i)
-        std::getline(fields, field, ',');
-      return std::stod(field);
-    }
-  ADD_FAILURE() << "no step " << step << " in " << steps_csv;
-  return 0.0;
-}
-
 // A flap's fault window keeps active only the flapped node and its ranks'
 // process rows and columns (docs/faults.md, "Flaps in fast mode", point 6).
 // On a folded 64-node Aurora slice the flap (node 8's NIC 0, whose process
@@ -172,7 +154,9 @@ TEST(Flap, TheFoldedWindowCostsWhatTheUnfoldedOneDoes) {
     const std::string base = std::string("base-") + fold, flap = std::string("flap-") + fold;
     const CliResult b = run_hplsim(slice(fold, base), dir);
     ASSERT_EQ(b.exit_code, 0) << b.err;
-    const double start_s = step_start_s(dir / base / "steps.csv", kStep) + 0.1;
+    const auto rows = steps_rows(dir / base);
+    ASSERT_GT(rows.size(), static_cast<std::size_t>(kStep));
+    const double start_s = std::stod(rows[kStep].at(2)) + 0.1; // step kStep's start_s
     std::vector<std::string> args = slice(fold, flap);
     for (const std::string& s :
          {std::string("faults.link_flaps[0].link.link_class=NIC_PORT"),

@@ -112,22 +112,6 @@ TEST(CliModes, FastStepIsNeverShorterThanTheSlowestGpusGemm) {
   EXPECT_GT(simulated, 4);
 }
 
-/// steps.csv's rows as cells, header dropped.
-std::vector<std::vector<std::string>> steps_rows(const fs::path& dir) {
-  std::istringstream csv(read_text(dir / "steps.csv"));
-  std::vector<std::vector<std::string>> rows;
-  std::string line;
-  std::getline(csv, line); // header
-  while (std::getline(csv, line)) {
-    std::vector<std::string> f;
-    std::istringstream row(line);
-    for (std::string cell; std::getline(row, cell, ',');)
-      f.push_back(cell);
-    rows.push_back(f);
-  }
-  return rows;
-}
-
 // steps.csv's windows as curve nodes, as fast mode builds them (docs/fast-mode.md, "integrating the curve"):
 // the head window's last step, each interior window's mean at its mean step, the tail window's first step.
 std::vector<std::pair<double, double>> window_nodes(const std::vector<std::vector<std::string>>& rows) {
