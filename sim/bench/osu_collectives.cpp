@@ -8,9 +8,9 @@
 #include <simgrid/s4u.hpp>
 
 #include "sim/bench/comm_waiter.hpp"
+#include "sim/bench/osu_node_flows.hpp"
 #include "sim/engine/engine_setup.hpp"
 #include "sim/engine/machine.hpp"
-#include "sim/bench/osu_node_flows.hpp"
 #include "sim/support/errors.hpp"
 
 namespace hplsim::sim {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/cli/commands.hpp"
 #include "sim/bench/noise_bench.hpp"
+#include "sim/cli/commands.hpp"
 #include "sim/report/ecdf_svg.hpp"
 #include "sim/report/format.hpp"
 #include "sim/support/child_process.hpp"

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/cli/commands.hpp"
 #include "sim/bench/osu_bench.hpp"
 #include "sim/bench/osu_collectives.hpp"
+#include "sim/cli/commands.hpp"
 #include "sim/scenario/scenario_defaults.hpp"
 #include "sim/support/errors.hpp"
 
