@@ -1,5 +1,5 @@
 // `hplsim noise-bench SCENARIO`: the bulk-synchronous noise microbenchmark
-// (sim/engine/noise_bench.hpp) on a scenario's machine with its noise sources:
+// (sim/bench/noise_bench.hpp) on a scenario's machine with its noise sources:
 // the iteration-time distribution on stdout, every iteration in
 // iterations.csv, its distribution function in iterations.svg.
 #include <algorithm>
@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/bench/noise_bench.hpp"
 #include "sim/cli/commands.hpp"
-#include "sim/engine/noise_bench.hpp"
 #include "sim/report/ecdf_svg.hpp"
 #include "sim/report/format.hpp"
 #include "sim/support/child_process.hpp"

@@ -1,8 +1,8 @@
 // `hplsim osu latency|bw|bibw SCENARIO`: the OSU point-to-point
 // microbenchmarks simulated between two nodes of the scenario's machine
-// (sim/engine/osu_bench.hpp); `hplsim osu allreduce|allgather|alltoall|bcast|
+// (sim/bench/osu_bench.hpp); `hplsim osu allreduce|allgather|alltoall|bcast|
 // reduce|barrier|gather|scatter SCENARIO --nodes K --ppn R`: the OSU
-// collective latency tests on K nodes of R ranks (sim/engine/osu_collectives.hpp).
+// collective latency tests on K nodes of R ranks (sim/bench/osu_collectives.hpp).
 // Both print OSU's own output format so that the same files feed
 // `hplsim calibrate network` and can be set beside real runs.
 #include <algorithm>
@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "sim/bench/osu_bench.hpp"
+#include "sim/bench/osu_collectives.hpp"
 #include "sim/cli/commands.hpp"
-#include "sim/engine/osu_bench.hpp"
-#include "sim/engine/osu_collectives.hpp"
 #include "sim/scenario/scenario_defaults.hpp"
 #include "sim/support/errors.hpp"
 

@@ -36,7 +36,7 @@ double transfer_bandwidth_factor(double bytes);
 
 /// Announces that a transfer of `flow_bytes` from `src` to `dst` about to
 /// start stands for several concurrent messages of `message_bytes` each (a
-/// node-level flow: sim/engine/osu_node_flows.hpp): the protocol model
+/// node-level flow: sim/bench/osu_node_flows.hpp): the protocol model
 /// installed by install_protocol prices it as one of them (its latency,
 /// eager or rendezvous, its bandwidth factor) instead of as one message of
 /// `flow_bytes`. The contract: start the transfer right after announcing it,

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <regex>
 #include <set>
@@ -28,14 +29,15 @@ const std::map<std::string, std::vector<std::string>>& library_deps() {
       {"sim/faults", {"sim/scenario", "models", "topologies"}},
       {"sim/engine",
        {"sim/faults", "sim/workload", "sim/scenario", "sim/result", "sim/support", "models", "topologies"}},
+      {"sim/bench", {"sim/engine", "sim/scenario", "sim/support", "models", "traces"}},
       {"sim/fast", {"sim/engine", "sim/workload", "sim/result", "sim/support"}},
       {"sim/run", {"sim/fast", "sim/engine", "sim/result", "sim/scenario"}},
       {"sim/study", {"sim/run", "sim/report", "sim/faults", "sim/scenario", "sim/support", "models"}},
       {"sim/report", {"sim/result", "sim/support"}},
       {"sim/oracle", {"sim/study", "sim/engine", "sim/scenario", "sim/support", "models", "traces"}},
       {"sim/cli",
-       {"sim/distributed", "sim/study", "sim/run", "sim/report", "sim/engine", "sim/scenario", "sim/workload",
-        "sim/support", "models"}},
+       {"sim/distributed", "sim/bench", "sim/study", "sim/run", "sim/report", "sim/engine", "sim/scenario",
+        "sim/workload", "sim/support", "models"}},
   };
   return deps;
 }
@@ -80,10 +82,81 @@ struct Include {
   bool system;        // <...>
 };
 
+// The libraries each sim/ target links in sim/CMakeLists.txt
+// (hplsim_sim_library(name deps...) and target_link_libraries(hplsim_name ...)),
+// as repository folders; other targets (protobuf, SimGrid, JSON, CLI11) left out.
+std::map<std::string, std::set<std::string>> cmake_library_deps(const std::string& cmake_text) {
+  std::map<std::string, std::set<std::string>> deps;
+  const auto folder = [](const std::string& target) -> std::string {
+    const std::string name = target.substr(std::string("hplsim_").size());
+    if (name == "traces" || name == "topologies" || name == "models") return name;
+    if (name.ends_with("_proto") || name == "oracle_reference") return "";
+    return "sim/" + name;
+  };
+  const std::regex call_re(R"re((hplsim_sim_library|target_link_libraries)\(\s*(hplsim_)?(\w+)([^)]*)\))re");
+  const std::regex target_re(R"re(\bhplsim_\w+)re");
+  for (auto it = std::sregex_iterator(cmake_text.begin(), cmake_text.end(), call_re);
+       it != std::sregex_iterator(); ++it) {
+    const std::string self = folder("hplsim_" + (*it)[3].str());
+    if (self.empty() || !library_deps().contains(self)) continue;
+    auto& mine = deps[self];
+    const std::string args = (*it)[4].str();
+    for (auto t = std::sregex_iterator(args.begin(), args.end(), target_re); t != std::sregex_iterator();
+         ++t) {
+      const std::string dep = folder(t->str());
+      if (!dep.empty() && dep != self) mine.insert(dep);
+    }
+  }
+  return deps;
+}
+
 } // namespace
+
+std::vector<std::string> library_graph_cycles(const std::map<std::string, std::vector<std::string>>& graph) {
+  std::vector<std::string> out;
+  std::map<std::string, int> state; // 0 new, 1 on the stack, 2 done
+  std::vector<std::string> stack;
+  std::function<void(const std::string&)> visit = [&](const std::string& l) {
+    state[l] = 1;
+    stack.push_back(l);
+    if (const auto it = graph.find(l); it != graph.end())
+      for (const auto& next : it->second) {
+        if (state[next] == 1) {
+          std::string cycle;
+          for (auto s = std::find(stack.begin(), stack.end(), next); s != stack.end(); ++s)
+            cycle += *s + " -> ";
+          out.push_back("library cycle " + cycle + next);
+        } else if (state[next] == 0) {
+          visit(next);
+        }
+      }
+    stack.pop_back();
+    state[l] = 2;
+  };
+  for (const auto& [l, _] : graph)
+    if (state[l] == 0) visit(l);
+  return out;
+}
 
 std::vector<std::string> layering_violations(const std::string& root) {
   std::vector<std::string> out;
+  // The library graph itself: acyclic, and the one sim/CMakeLists.txt links.
+  for (const auto& c : library_graph_cycles(library_deps()))
+    out.push_back("tests/sim/layering.cpp: " + c);
+  if (std::ifstream cmake{fs::path(root) / "sim/CMakeLists.txt"}) {
+    const std::string text{std::istreambuf_iterator<char>(cmake), std::istreambuf_iterator<char>()};
+    for (const auto& [lib, linked] : cmake_library_deps(text)) {
+      const auto& declared = library_deps().at(lib);
+      for (const auto& d : linked)
+        if (std::find(declared.begin(), declared.end(), d) == declared.end())
+          out.push_back("sim/CMakeLists.txt: " + lib + " links " + d +
+                        ", which tests/sim/layering.cpp's graph does not list");
+      for (const auto& d : declared)
+        if (d.starts_with("sim/") && !linked.contains(d))
+          out.push_back("tests/sim/layering.cpp: " + lib + " is listed as linking " + d +
+                        ", which sim/CMakeLists.txt does not link");
+    }
+  }
   std::vector<Include> includes;
   std::vector<std::string> files;
   for (const char* top : {"traces", "topologies", "models", "sim"}) {
@@ -120,10 +193,12 @@ std::vector<std::string> layering_violations(const std::string& root) {
   for (const auto& inc : includes) {
     const std::string from_lib = library_of(inc.file);
     const bool simgrid = inc.target.starts_with("simgrid/") || inc.target.starts_with("xbt/");
-    // sim/oracle is a SimGrid plugin (smpirun's platform library and xhpl's kernel prices).
-    if (simgrid && from_lib != "sim/engine" && from_lib != "sim/oracle")
+    // sim/bench drives its own actors on engine's machine (the OSU benchmarks,
+    // the noise benchmark); sim/oracle is a SimGrid plugin (smpirun's platform
+    // library and xhpl's kernel prices).
+    if (simgrid && from_lib != "sim/engine" && from_lib != "sim/bench" && from_lib != "sim/oracle")
       out.push_back(inc.file + ":" + std::to_string(inc.line) + ": includes SimGrid (" + inc.target +
-                    "); only sim/engine and sim/oracle may");
+                    "); only sim/engine, sim/bench and sim/oracle may");
     if (inc.system) continue;
     const std::string to_lib = library_of(inc.target);
     if (to_lib.empty()) continue;

@@ -4,11 +4,14 @@
 //   - each library (traces, topologies, models, sim/<library>) includes only
 //     itself and the libraries it links (kLibraryDeps, the graph of the
 //     CMakeLists: sim/CMakeLists.txt), directly or through them;
-//   - only sim/engine (and the tests) include SimGrid (<simgrid/...>, <xbt/...>);
+//   - the library graph has no cycle and is the one sim/CMakeLists.txt links;
+//   - only sim/engine, sim/bench and sim/oracle (and the tests) include SimGrid
+//     (<simgrid/...>, <xbt/...>);
 //   - no two modules (a .hpp and its .cpp are one module) include each other,
 //     directly or around a longer cycle;
 //   - no file under sim/ is longer than kMaxSimFileLines.
 // Each violation is one line "path:line: what".
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,5 +21,8 @@ inline constexpr int kMaxSimFileLines = 600;
 
 /// Checks the tree under `root` (the repository, or a planted copy).
 std::vector<std::string> layering_violations(const std::string& root);
+
+/// The cycles of a library graph (library -> the libraries it links), one line each.
+std::vector<std::string> library_graph_cycles(const std::map<std::string, std::vector<std::string>>& graph);
 
 } // namespace hplsim::tests

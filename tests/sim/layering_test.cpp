@@ -62,10 +62,9 @@ TEST_F(PlantedTree, ALowerLibraryIncludingSimIsCaught) {
 
 TEST_F(PlantedTree, SimGridOutsideTheEngineIsCaught) {
   plant("sim/scenario/s.cpp", "// a comment\n#include <simgrid/s4u.hpp>\n");
-  EXPECT_NE(
-      violations().find(
-          "sim/scenario/s.cpp:2: includes SimGrid (simgrid/s4u.hpp); only sim/engine and sim/oracle may"),
-      std::string::npos)
+  EXPECT_NE(violations().find("sim/scenario/s.cpp:2: includes SimGrid (simgrid/s4u.hpp); only sim/engine, "
+                              "sim/bench and sim/oracle may"),
+            std::string::npos)
       << violations();
 }
 
@@ -84,6 +83,24 @@ TEST_F(PlantedTree, TwoModulesIncludingEachOtherAreCaught) {
   plant("sim/fast/b.cpp", "#include \"sim/fast/b.hpp\"\n#include \"sim/fast/a.hpp\"\n");
   EXPECT_NE(violations().find("include cycle sim/fast/a -> sim/fast/b -> sim/fast/a"), std::string::npos)
       << violations();
+}
+
+TEST_F(PlantedTree, ALinkTheGraphDoesNotListIsCaught) {
+  // engine linking bench would turn the stack upside down: engine sits below bench.
+  plant("sim/CMakeLists.txt",
+        "hplsim_sim_library(engine hplsim_bench hplsim_workload\n  PkgConfig::SIMGRID)\n");
+  EXPECT_NE(violations().find(
+                "sim/CMakeLists.txt: sim/engine links sim/bench, which tests/sim/layering.cpp's graph "
+                "does not list"),
+            std::string::npos)
+      << violations();
+}
+
+TEST(LibraryGraph, ACycleIsCaughtAndTheStackHasNone) {
+  EXPECT_EQ(joined(library_graph_cycles({{"sim/engine", {"sim/bench"}}, {"sim/bench", {"sim/engine"}}})),
+            "library cycle sim/bench -> sim/engine -> sim/bench\n");
+  EXPECT_EQ(joined(library_graph_cycles({{"sim/bench", {"sim/engine"}}, {"sim/engine", {"sim/support"}}})),
+            "");
 }
 
 TEST_F(PlantedTree, AnOverlongSimFileIsCaught) {

@@ -1,6 +1,6 @@
 #pragma once
 // Runs the hplsim binary as a subprocess, for the CLI integration tests
-// (cli_test.cpp, osu_test.cpp). SimGrid 3.32 allows one engine per process,
+// (cli/cli_test.cpp, bench/osu_bench_test.cpp). SimGrid 3.32 allows one engine per process,
 // so these tests never call simulate() in the test process.
 #include <stdlib.h>
 #include <sys/wait.h>

@@ -1,5 +1,5 @@
 #pragma once
-// One participant of the OSU executors' matching (sim/engine/osu_collectives.cpp, osu_node_flows.cpp): the
+// One participant of the OSU executors' matching (sim/bench/osu_collectives.cpp, osu_node_flows.cpp): the
 // transfers it waits for, started by whichever end of each arrives second.
 #include <cstddef>
 #include <vector>

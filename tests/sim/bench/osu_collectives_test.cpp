@@ -1,4 +1,4 @@
-// `hplsim osu <collective>` (sim/engine/osu_collectives.hpp) on the MareNostrum 4
+// `hplsim osu <collective>` (sim/bench/osu_collectives.hpp) on the MareNostrum 4
 // scenario, run as a subprocess: OSU's output format, the sizes OSU runs, and
 // closed forms on small layouts where every message's time is known from the
 // scenario (8 B between two nodes of leaf 0: 1.10 us, the osu_latency point the

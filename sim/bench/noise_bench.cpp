@@ -1,4 +1,4 @@
-#include "sim/engine/noise_bench.hpp"
+#include "sim/bench/noise_bench.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -29,7 +29,7 @@ struct OsuCollectiveBench {
   // Forces one algorithm for every size instead of the scenario's table.
   std::optional<mpi::CollectiveAlgorithm> algorithm;
   // How messages become SimGrid flows: one flow per message (RANK), or the
-  // node-level flows of sim/engine/osu_node_flows.hpp where they apply (NODE);
+  // node-level flows of sim/bench/osu_node_flows.hpp where they apply (NODE);
   // AUTO takes NODE for the alltoall's pairwise and scattered algorithms above
   // kNodeFlowsAboveNodes nodes, whose message-level runs take hours there
   // (docs/collectives.md, "Node-level flows").

@@ -1,5 +1,5 @@
 #pragma once
-// Node-level flows for the OSU collective benchmarks (sim/engine/osu_collectives.hpp): a node's ranks take
+// Node-level flows for the OSU collective benchmarks (sim/bench/osu_collectives.hpp): a node's ranks take
 // each step of their programs together, and the messages of a step that leave the node for the same node
 // (from one socket to one socket) travel as a few flows of their summed bytes instead of one flow each;
 // the protocol model prices each flow as one of its messages (engine_setup.hpp, announce_aggregate_flow).
@@ -13,7 +13,7 @@
 
 #include <simgrid/s4u.hpp>
 
-#include "sim/engine/comm_waiter.hpp"
+#include "sim/bench/comm_waiter.hpp"
 #include "sim/engine/platform.hpp"
 #include "traces/mpi_collectives.hpp"
 

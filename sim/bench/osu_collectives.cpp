@@ -1,4 +1,4 @@
-#include "sim/engine/osu_collectives.hpp"
+#include "sim/bench/osu_collectives.hpp"
 
 #include <algorithm>
 #include <deque>
@@ -7,10 +7,10 @@
 
 #include <simgrid/s4u.hpp>
 
-#include "sim/engine/comm_waiter.hpp"
+#include "sim/bench/comm_waiter.hpp"
+#include "sim/bench/osu_node_flows.hpp"
 #include "sim/engine/engine_setup.hpp"
 #include "sim/engine/machine.hpp"
-#include "sim/engine/osu_node_flows.hpp"
 #include "sim/support/errors.hpp"
 
 namespace hplsim::sim {

@@ -1,4 +1,4 @@
-#include "sim/engine/osu_node_flows.hpp"
+#include "sim/bench/osu_node_flows.hpp"
 
 #include <algorithm>
 #include <map>
@@ -50,7 +50,7 @@ std::vector<NodeFlows::Flow> NodeFlows::inter_node_flows(const std::vector<Messa
 void NodeFlows::start(const std::vector<Flow>& flows, NodeState& a, NodeState* b) {
   for (const Flow& f : flows) {
     // An empty message crosses as one byte (a zero-byte host-to-host comm
-    // leaks in SimGrid 3.32: sim/engine/osu_collectives.cpp).
+    // leaks in SimGrid 3.32: sim/bench/osu_collectives.cpp).
     const std::int64_t bytes = std::max<std::int64_t>(f.bytes, 1);
     if (f.messages > 1)
       announce_aggregate_flow(f.src, f.dst, static_cast<double>(bytes),

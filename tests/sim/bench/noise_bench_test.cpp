@@ -1,4 +1,4 @@
-// The bulk-synchronous noise microbenchmark (sim/engine/noise_bench.hpp) on
+// The bulk-synchronous noise microbenchmark (sim/bench/noise_bench.hpp) on
 // the MareNostrum 4 preset: quiet, with its node daemons on busy cores, and
 // with a core left free for them.
 #include <algorithm>
@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/engine/noise_bench.hpp"
+#include "sim/bench/noise_bench.hpp"
 #include "sim/scenario/scenario_defaults.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 #include "sim/support/errors.hpp"

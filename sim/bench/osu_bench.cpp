@@ -1,4 +1,4 @@
-#include "sim/engine/osu_bench.hpp"
+#include "sim/bench/osu_bench.hpp"
 
 #include <simgrid/s4u.hpp>
 
