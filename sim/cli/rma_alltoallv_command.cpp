@@ -1,14 +1,14 @@
 // `hplsim rma-alltoallv SCENARIO --nodes K --ppn R`: MPI_Alltoallv over MPI-3 RMA, a baseline that sets up
 // its window every iteration against two persistent variants (fence and lock synchronization), simulated
-// on K nodes of R ranks (sim/engine/rma_alltoallv.hpp; docs/rma-alltoallv.md).
+// on K nodes of R ranks (sim/bench/rma_alltoallv.hpp; docs/rma-alltoallv.md).
 #include <cmath>
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "sim/bench/rma_alltoallv.hpp"
 #include "sim/cli/commands.hpp"
-#include "sim/engine/rma_alltoallv.hpp"
 #include "sim/scenario/scenario_defaults.hpp"
 #include "sim/support/errors.hpp"
 

@@ -1,4 +1,4 @@
-#include "sim/engine/coll_matcher.hpp"
+#include "sim/bench/coll_matcher.hpp"
 
 #include <algorithm>
 #include <stdexcept>

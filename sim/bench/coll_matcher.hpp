@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "sim/engine/comm_waiter.hpp"
+#include "sim/bench/comm_waiter.hpp"
 #include "sim/engine/platform.hpp"
 #include "traces/mpi_collectives.hpp"
 

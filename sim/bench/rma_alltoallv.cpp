@@ -1,4 +1,4 @@
-#include "sim/engine/rma_alltoallv.hpp"
+#include "sim/bench/rma_alltoallv.hpp"
 
 #include <algorithm>
 #include <map>
@@ -8,11 +8,11 @@
 
 #include <simgrid/s4u.hpp>
 
-#include "sim/engine/coll_matcher.hpp"
-#include "sim/engine/comm_waiter.hpp"
+#include "sim/bench/coll_matcher.hpp"
+#include "sim/bench/comm_waiter.hpp"
+#include "sim/bench/osu_node_flows.hpp"
 #include "sim/engine/engine_setup.hpp"
 #include "sim/engine/machine.hpp"
-#include "sim/engine/osu_node_flows.hpp"
 #include "sim/support/errors.hpp"
 #include "traces/mpi_collectives.hpp"
 

@@ -1,4 +1,4 @@
-// `hplsim rma-alltoallv` (sim/engine/rma_alltoallv.hpp) on the Dane scenario, 2 nodes x 4 ranks, run as a
+// `hplsim rma-alltoallv` (sim/bench/rma_alltoallv.hpp) on the Dane scenario, 2 nodes x 4 ranks, run as a
 // subprocess: the variants' call sequences checked against each other and against the registration cost
 // they are defined with.
 #include <gtest/gtest.h>
