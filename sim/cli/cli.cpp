@@ -174,11 +174,11 @@ int run_cli(int argc, char** argv) {
   app.set_help_all_flag("--help-all", "Help for every subcommand");
   app.set_version_flag("--version", version_text(),
                        "Print the version of hplsim and of the libraries it was built with");
-  const std::vector<Command> commands = {add_run_command(app),         add_topo_command(app),
-                                         add_trace_command(app),       add_calibrate_command(app),
-                                         add_osu_command(app),         add_noise_bench_command(app),
-                                         add_plan_command(app),        add_sweep_command(app),
-                                         add_sensitivity_command(app), add_report_command(app)};
+  const std::vector<Command> commands = {
+      add_run_command(app),       add_topo_command(app),         add_trace_command(app),
+      add_calibrate_command(app), add_osu_command(app),          add_noise_bench_command(app),
+      add_plan_command(app),      add_sweep_command(app),        add_sensitivity_command(app),
+      add_report_command(app),    add_rma_alltoallv_command(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

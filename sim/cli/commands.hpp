@@ -30,6 +30,7 @@ Command add_plan_command(CLI::App& app);
 Command add_sweep_command(CLI::App& app);
 Command add_sensitivity_command(CLI::App& app);
 Command add_report_command(CLI::App& app);
+Command add_rma_alltoallv_command(CLI::App& app);
 
 /// A whole-number flag's lower bound, its error in the flag's words:
 /// "--trials: must be at least 1 (got 0)".
