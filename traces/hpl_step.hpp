@@ -65,6 +65,8 @@ private:
   /// swaps' buffers are in GPU memory (Send/Recv.device).
   bool device_messages() const { return c_.gpu && !c_.host_staged; }
   void factor(ProgramBuilder& b, const HplPanel& pn, int row) const;
+  /// factor, with a CPU panel between its D2H and H2D copies (the panel piece the code names).
+  void factor_staged(ProgramBuilder& b, const HplPanel& pn, int row) const;
   void bcast_pattern_of(const HplPanel& pn, int row, int col, Pattern& out) const;
   /// Blocking broadcast; on the GPU with host staging a non-root receiver then
   /// copies the panel to the device (async; the tag is returned, 0 if none).
