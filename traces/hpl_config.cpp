@@ -30,10 +30,15 @@ void validate(const HplConfig& c) {
   if (c.pivot_group < 1) bad("pivot_group", ">= 1", std::to_string(c.pivot_group));
   if (c.swap_roll_group < 1 || (c.swap_roll_group > 1 && c.swap_roll_group % 2 != 0))
     bad("swap_roll_group", "1 or even", std::to_string(c.swap_roll_group));
+  if (code_facts(c.code).needs_gpu && !c.gpu)
+    bad("code", "a CPU code (netlib-2.3) when gpu is false", code_facts(c.code).name);
   if (c.host_staged && !c.gpu) bad("host_staged", "false when gpu is false", "true");
   // The collective prices the panel's CPU kernels as if the rank's core did
   // nothing else meanwhile: true when the updates run on the GPUs.
   if (c.panel_collective && !c.gpu) bad("panel_collective", "false when gpu is false", "true");
+  // The collective prices the CPU kernels of HPL_pdpan*N.c, not a GPU panel.
+  if (c.panel_collective && c.device_panel())
+    bad("panel_collective", "false when the panel is factored on the GPU", "true");
   if (!(c.gpu_split_fraction >= 0.0 && c.gpu_split_fraction <= 1.0))
     bad("gpu_split_fraction", "in [0, 1]", std::to_string(c.gpu_split_fraction));
 }

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "traces/hpl_code.hpp"
+
 namespace hplsim::traces {
 
 struct HplConfig {
@@ -47,6 +49,11 @@ struct HplConfig {
   bool collective_column(std::int64_t c) const {
     return panel_exchange == PanelExchange::Collective || (panel_exchange == PanelExchange::Hybrid && c > 0);
   }
+  /// The code whose step is replayed (traces/hpl_code.hpp): with gpu, its
+  /// panel place picks the panel piece (CPU with staging copies, or the GPU).
+  HplCode code = HplCode::Netlib23;
+  PanelPlace panel_place() const { return code_facts(code).panel; }
+  bool device_panel() const { return gpu && panel_place() != PanelPlace::Cpu; }
   /// GEMM/TRSM (and row pack/unpack) on the GPU, panel factorization on the CPU
   /// with D2H/H2D staging (rocHPL's first public release, ROCm/rocHPL e8378a9).
   bool gpu = false;

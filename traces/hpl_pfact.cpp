@@ -5,6 +5,7 @@
 #include <string>
 
 #include "traces/grid.hpp"
+#include "traces/hpl_pfact_device.hpp"
 
 namespace hplsim::traces {
 
@@ -131,58 +132,49 @@ private:
 class PanelEmitter {
 public:
   PanelEmitter(ProgramBuilder& b, const Communicator& column, int myrow, const PanelGeometry& g,
-               const HplConfig& config)
-      : b_(b), column_(column), g_(g), config_(config) {
-    pivot_exchange_pattern(myrow, g.icurrow, g.p, g.jb, exchange_);
+               const HplConfig& config) {
+    Pattern exchange;
+    pivot_exchange_pattern(myrow, g.icurrow, g.p, g.jb, exchange);
     thread_local std::vector<PanelWork> work;
     work.clear();
     panel_factorization_work(myrow, g, config, work);
     for (const PanelWork& w : work) {
       if (w.exchange)
-        exchange(w.k);
+        emit_pivot_exchange(b, column, exchange, g, config, w.k);
       else
-        b_.compute(w.kernel, CPU, w.m, w.n, w.k, PFACT);
+        b.compute(w.kernel, CPU, w.m, w.n, w.k, PFACT);
     }
   }
-
-private:
-  // The pivot exchange of panel column `c`. With pivot_group g > 1 (fast mode)
-  // the exchanges of columns c..c+g-1 are emitted once, at column c, with g
-  // times the bytes and their receives marked repeat = g.
-  void exchange(std::int64_t c) {
-    if (g_.p <= 1) return;
-    if (config_.pivot_collective && !config_.messages_for_column(g_.pcol)) {
-      b_.exchange(column_, g_.icurrow, g_.jb, PFACT);
-      if (config_.collective_column(c)) b_.mark_collective_from(0);
-      return;
-    }
-    const std::int64_t g = config_.pivot_group;
-    if (g <= 1) {
-      emit_pattern(b_, column_, exchange_, PFACT);
-      if (config_.collective_column(c)) b_.sync(column_, PFACT);
-      return;
-    }
-    if (c % g != 0) return;
-    const std::int64_t group = std::min(g, g_.jb - c);
-    Pattern scaled = exchange_;
-    for (PeerMsg& m : scaled) {
-      m.send_bytes *= group;
-      m.recv_bytes *= group;
-    }
-    const int before = b_.size();
-    emit_pattern(b_, column_, scaled, PFACT);
-    b_.mark_receives_repeated(before, static_cast<std::uint32_t>(group));
-    if (config_.collective_column(c + group - 1)) b_.sync(column_, PFACT);
-  }
-
-  ProgramBuilder& b_;
-  const Communicator& column_;
-  const PanelGeometry& g_;
-  const HplConfig& config_;
-  Pattern exchange_;
 };
 
 } // namespace
+
+void emit_pivot_exchange(ProgramBuilder& b, const Communicator& column, const Pattern& exchange,
+                         const PanelGeometry& g, const HplConfig& config, std::int64_t c) {
+  if (g.p <= 1) return;
+  if (config.pivot_collective && !config.messages_for_column(g.pcol)) {
+    b.exchange(column, g.icurrow, g.jb, PFACT);
+    if (config.collective_column(c)) b.mark_collective_from(0);
+    return;
+  }
+  const std::int64_t group_size = config.pivot_group;
+  if (group_size <= 1) {
+    emit_pattern(b, column, exchange, PFACT);
+    if (config.collective_column(c)) b.sync(column, PFACT);
+    return;
+  }
+  if (c % group_size != 0) return;
+  const std::int64_t group = std::min(group_size, g.jb - c);
+  Pattern scaled = exchange;
+  for (PeerMsg& m : scaled) {
+    m.send_bytes *= group;
+    m.recv_bytes *= group;
+  }
+  const int before = b.size();
+  emit_pattern(b, column, scaled, PFACT);
+  b.mark_receives_repeated(before, static_cast<std::uint32_t>(group));
+  if (config.collective_column(c + group - 1)) b.sync(column, PFACT);
+}
 
 void panel_local_rows(int myrow, const PanelGeometry& g, std::vector<std::int64_t>& out) {
   out.resize(static_cast<std::size_t>(std::max<std::int64_t>(g.jb, 0)) + 1);
@@ -207,6 +199,7 @@ void panel_factorization_work(int myrow, const PanelGeometry& g, const HplConfig
 void emit_panel_factorization(ProgramBuilder& b, const Communicator& column, int myrow,
                               const PanelGeometry& g, const HplConfig& config) {
   if (g.jb <= 0) return;
+  if (config.device_panel()) return emit_panel_factorization_device(b, column, myrow, g, config);
   if (config.panel_collective && g.p > 1 && !config.messages_for_column(g.pcol)) {
     PanelShape shape;
     shape.set_n(g.n);

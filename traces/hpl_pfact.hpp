@@ -69,6 +69,14 @@ void panel_factorization_work(const std::vector<std::int64_t>& rows, const Panel
 void emit_panel_factorization(ProgramBuilder& b, const Communicator& column, int myrow,
                               const PanelGeometry& g, const HplConfig& config);
 
+/// The pivot exchange of panel column `c` for a member whose HPL_pdmxswp
+/// messages are `exchange` (pivot_exchange_pattern): the messages, or fast
+/// mode's shortcuts (pivot_collective: one Exchange op; pivot_group g > 1: the
+/// exchanges of columns c..c+g-1 emitted once, at column c, with g times the
+/// bytes and their receives marked repeat = g).
+void emit_pivot_exchange(ProgramBuilder& b, const Communicator& column, const Pattern& exchange,
+                         const PanelGeometry& g, const HplConfig& config, std::int64_t c);
+
 /// Number of pivot-search messages the whole column exchanges per panel
 /// column (for tests and reports).
 std::int64_t pivot_messages_per_column(int p);

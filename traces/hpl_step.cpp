@@ -248,13 +248,16 @@ void HplStepEmitter::emit_cpu(ProgramBuilder& b, int row, int col) const {
   u->set_chunk(c_.nb); // HPL_pdupdateTT: nn = min(nb, n - nq0)
 }
 
+void HplStepEmitter::factor_staged(ProgramBuilder& b, const HplPanel& pn, int row) const {
+  if (c_.device_panel()) return factor(b, pn, row); // the panel stays in GPU memory
+  const std::int64_t mp = local_count(pn.j, c_.n, c_.nb, row, c_.p);
+  b.copy(Copy::D2H, doubles(mp * pn.jb), COPY);
+  factor(b, pn, row);
+  b.copy(Copy::H2D, doubles((mp + pn.jb) * pn.jb), COPY);
+}
+
 void HplStepEmitter::emit_gpu_depth0(ProgramBuilder& b, int row, int col) const {
-  if (col == cur_.pcol) {
-    const std::int64_t mp = local_count(cur_.j, c_.n, c_.nb, row, c_.p);
-    b.copy(Copy::D2H, doubles(mp * cur_.jb), COPY);
-    factor(b, cur_, row);
-    b.copy(Copy::H2D, doubles((mp + cur_.jb) * cur_.jb), COPY);
-  }
+  if (col == cur_.pcol) factor_staged(b, cur_, row);
   broadcast(b, cur_, row, col, false);
   const std::int64_t ncols = trailing_cols(cur_, col);
   swap_exchange(b, cur_, row, col, ncols);
@@ -281,12 +284,7 @@ void HplStepEmitter::emit_gpu_depth1(ProgramBuilder& b, int row, int col) const 
   const Sections s = gpu_sections(cur_, col);
   if (cur_.index == 0) {
     // Before the loop: factor and broadcast panel 0, exchange its U2 and look-ahead rows.
-    if (col == cur_.pcol) {
-      const std::int64_t mp = local_count(cur_.j, c_.n, c_.nb, row, c_.p);
-      b.copy(Copy::D2H, doubles(mp * cur_.jb), COPY);
-      factor(b, cur_, row);
-      b.copy(Copy::H2D, doubles((mp + cur_.jb) * cur_.jb), COPY);
-    }
+    if (col == cur_.pcol) factor_staged(b, cur_, row);
     broadcast(b, cur_, row, col, false);
     swap_exchange(b, cur_, row, col, s.u2);
     swap_exchange(b, cur_, row, col, s.look_ahead);
@@ -295,15 +293,22 @@ void HplStepEmitter::emit_gpu_depth1(ProgramBuilder& b, int row, int col) const 
   // next panel goes to the host once it is up to date.
   update_gpu(b, cur_, row, s.look_ahead, false);
   const bool factors_next = next_.exists && col == next_.pcol;
+  const PanelPlace place = c_.device_panel() ? c_.panel_place() : PanelPlace::Cpu;
+  // rocHPL 7: the panel kernels are queued on the compute stream between the
+  // look-ahead update and U2: the GPU factors the panel, then updates.
+  if (factors_next && place == PanelPlace::GpuSerial) factor(b, next_, row);
   const std::int64_t mp_next = next_.exists ? local_count(next_.j, c_.n, c_.nb, row, c_.p) : 0;
-  const std::uint32_t d2h = factors_next ? b.copy_async(Copy::D2H, doubles(mp_next * next_.jb), COPY) : 0;
-  // U2 on the GPU while the CPU factors and broadcasts the next panel and exchanges U1's rows.
+  const bool staged_next = factors_next && place == PanelPlace::Cpu;
+  const std::uint32_t d2h = staged_next ? b.copy_async(Copy::D2H, doubles(mp_next * next_.jb), COPY) : 0;
+  // U2 on the GPU while the CPU factors (a CPU panel) or the GPU's other SMs
+  // factor (GpuBeside) the next panel, it is broadcast and U1's rows exchanged.
   std::uint32_t gemm_u2 = update_gpu(b, cur_, row, s.u2, true);
-  if (factors_next) {
+  if (staged_next) {
     b.wait(d2h);
     factor(b, next_, row);
     b.copy(Copy::H2D, doubles((mp_next + next_.jb) * next_.jb), COPY);
   }
+  if (factors_next && place == PanelPlace::GpuBeside) factor(b, next_, row);
   const std::uint32_t panel_h2d = next_.exists ? broadcast(b, next_, row, col, true) : 0;
   swap_exchange(b, cur_, row, col, s.u1);
   std::uint32_t gemm_u1 = update_gpu(b, cur_, row, s.u1, true);

@@ -16,7 +16,10 @@
 // (the next panel's columns), a section "U2" (gpu_split_fraction of the local
 // columns) and the rest "U1", so that the panel factorization and broadcast run
 // on the CPU while the GPU updates U2, and the swap of the next panel's U2
-// overlaps the GPU's update of U1.
+// overlaps the GPU's update of U1. A code whose panel is on the GPU
+// (HplConfig::device_panel, traces/hpl_pfact_device.hpp) has no panel copies:
+// rocHPL 7 factors the next panel right after the look-ahead update, before U2
+// is launched (one compute stream); NVIDIA HPL after U2 is launched (beside it).
 #include <cstdint>
 
 #include "traces/comm_pattern.hpp"
@@ -65,6 +68,8 @@ private:
   /// swaps' buffers are in GPU memory (Send/Recv.device).
   bool device_messages() const { return c_.gpu && !c_.host_staged; }
   void factor(ProgramBuilder& b, const HplPanel& pn, int row) const;
+  /// factor, with a CPU panel between its D2H and H2D copies (the panel piece the code names).
+  void factor_staged(ProgramBuilder& b, const HplPanel& pn, int row) const;
   void bcast_pattern_of(const HplPanel& pn, int row, int col, Pattern& out) const;
   /// Blocking broadcast; on the GPU with host staging a non-root receiver then
   /// copies the panel to the device (async; the tag is returned, 0 if none).

@@ -30,9 +30,14 @@ FastPlan settle_fast_plan(const ResolvedScenario& sc) {
   plan.shortcuts.pivot_collective = when_folded(c.pivot_collective);
   // Auto: with the collective pivot exchange, where the panel's core is free
   // (the updates run on the GPUs).
-  plan.shortcuts.panel_collective = c.panel_collective == Fold::On ||
-                                    (c.panel_collective == Fold::Auto && plan.shortcuts.pivot_collective &&
-                                     sc.machine.node.gpus_per_node() > 0);
+  // It prices the CPU kernels of a CPU panel: a code that factors the panel on
+  // the GPU never takes it (traces::HplConfig::panel_collective).
+  const HplCode code = resolved_code(sc);
+  const bool cpu_panel = code != HplCode::Rochpl7 && code != HplCode::Nvidia;
+  plan.shortcuts.panel_collective =
+      cpu_panel && (c.panel_collective == Fold::On ||
+                    (c.panel_collective == Fold::Auto && plan.shortcuts.pivot_collective &&
+                     sc.machine.node.gpus_per_node() > 0));
   // Auto: in folded runs of more than kRollCollectiveAboveRanks ranks. Measured
   // against the roll sent as messages on the same window plans
   // (docs/fast-mode.md, "12. Collective swap roll"): +0.11% at 16,416 ranks and

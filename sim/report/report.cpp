@@ -105,6 +105,10 @@ std::vector<DominantRun> dominant_phases(const RunResult& result) {
 std::string summary_json_text(const RunResult& result) {
   nlohmann::ordered_json j;
   j["benchmark"] = result.benchmark;
+  if (!result.code.empty()) {
+    j["code"] = result.code;
+    j["code_ignores"] = result.code_ignores;
+  }
   j["mode"] = result.mode;
   j["seed"] = result.seed;
   j["n"] = result.n;
@@ -270,6 +274,16 @@ void print_summary(const RunResult& result, std::ostream& out) {
       << result.steps << " panel steps\n";
   out << "Rmax " << format_rate(result.rmax_flops_per_s) << ", simulated time "
       << format_duration(result.time_s, 4) << "\n";
+  if (!result.code.empty()) {
+    out << "Code " << result.code_title << " (" << result.code << ", docs/codes/" << result.code << ".md)";
+    if (!result.code_ignores.empty()) {
+      out << "; it does not read HPL.dat's";
+      for (const std::string& line : result.code_ignores)
+        out << ' ' << line;
+      out << " (set in the scenario, not applied)";
+    }
+    out << '\n';
+  }
   print_reference(result, out);
   if (result.rmax_sampling_error_fraction >= 0.0)
     out << "Sampling error of Rmax: " << printf_string("%.1f", 100.0 * result.rmax_sampling_error_fraction)

@@ -99,7 +99,12 @@ struct RunResult {
   /// delays).
   std::optional<double> fault_free_time_s;
   std::string
-      panel_exchange;    // HPL's workload.hpl.panel_exchange ("p2p", "hybrid", "collective"); empty for MxP
+      panel_exchange; // HPL's workload.hpl.panel_exchange ("p2p", "hybrid", "collective"); empty for MxP
+  /// HPL: the code whose step the run replayed (workload.hpl.code: "netlib-2.3", "intel-gpu",
+  /// "rochpl-6", "rochpl-7", "nvidia"; docs/codes/) and the HPL.dat lines the
+  /// scenario sets that this code does not read. Empty for MxP.
+  std::string code, code_title;
+  std::vector<std::string> code_ignores;
   std::string prescreen; // what pre-screening did (empty without it)
   std::string rederived; // --nodes K: what the grid rule re-derived (empty without it)
   bool has_faults = false;

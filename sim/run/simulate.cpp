@@ -17,6 +17,7 @@
 #include "sim/run/reference.hpp"
 #include "sim/scenario/machine_topology.hpp"
 #include "sim/scenario/memory_fit.hpp"
+#include "traces/hpl_code.hpp"
 
 namespace hplsim::sim {
 
@@ -112,6 +113,10 @@ RunResult initial_result(const ResolvedScenario& sc, const char* mode) {
   if (sc.workload.benchmark == Benchmark::Hpl) {
     static constexpr const char* kNames[] = {"p2p", "hybrid", "collective"};
     r.panel_exchange = kNames[static_cast<int>(sc.workload.hpl.panel_exchange)];
+    const auto code = static_cast<traces::HplCode>(resolved_code(sc));
+    r.code = traces::code_facts(code).name;
+    r.code_title = traces::code_facts(code).title;
+    r.code_ignores = traces::ignored_lines(code, sc.workload.hpl.set_lines);
   }
   return r;
 }

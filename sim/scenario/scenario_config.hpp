@@ -150,6 +150,8 @@ enum class SwapAlgo { BinaryExchange, SpreadRoll, Mix };
 enum class Refinement { Classical, Gmres };
 enum class Mode { Auto, Reference, Analytic, Fast };
 enum class PanelExchange { P2P, Hybrid, Collective };
+/// The HPL code a run replays (scenario.proto, Hpl.Code; docs/codes/).
+enum class HplCode { Netlib23, IntelGpu, Rochpl6, Rochpl7, Nvidia };
 
 // HPL.dat's algorithm lines; used by benchmark HPL. Defaults [U]: PFACT Right,
 // NBMIN 4, NDIV 2, BCAST 1ringM, SWAP mix, swapping threshold 64. They are NOT
@@ -168,6 +170,11 @@ struct HplVariants {
   /// Point-to-point (netlib, the default: the schedules as before), Aurora's
   /// hybrid, or collectives throughout (docs/faults.md).
   PanelExchange panel_exchange = PanelExchange::P2P;
+  /// The code as the scenario names it; unset: resolved_code() picks it from the machine.
+  std::optional<HplCode> code;
+  /// HPL.dat lines the scenario sets explicitly (pfact, nbmin, ndiv, bcast,
+  /// swap, swap_threshold, depth): what a code that ignores them reports.
+  std::vector<std::string> set_lines;
 };
 
 struct MxpConfig { // used by benchmark HPL_MXP
@@ -257,5 +264,12 @@ struct ResolvedScenario {
   std::optional<Reference> reference; // the published figure the run is held against, if any
   std::string left_out_fitted_path;   // --sourced-only: the fitted variability_file left out
 };
+
+/// The HPL code the run replays: workload.hpl.code, or when unset netlib 2.3
+/// on a machine without GPUs and rocHPL 6 (the CPU panel) on one with GPUs.
+inline HplCode resolved_code(const ResolvedScenario& sc) {
+  if (sc.workload.hpl.code) return *sc.workload.hpl.code;
+  return sc.machine.node.gpus_per_node() > 0 ? HplCode::Rochpl6 : HplCode::Netlib23;
+}
 
 } // namespace hplsim::sim

@@ -173,6 +173,9 @@ static_assert(same(SwapAlgo::BinaryExchange, Hpl::BINARY_EXCHANGE) &&
               Hpl::SwapAlgo_ARRAYSIZE == 3);
 static_assert(same(PanelExchange::P2P, Hpl::P2P) && same(PanelExchange::Hybrid, Hpl::HYBRID) &&
               same(PanelExchange::Collective, Hpl::COLLECTIVE) && Hpl::PanelExchange_ARRAYSIZE == 3);
+static_assert(same(HplCode::Netlib23, Hpl::NETLIB_2_3) && same(HplCode::IntelGpu, Hpl::INTEL_GPU) &&
+              same(HplCode::Rochpl6, Hpl::ROCHPL_6) && same(HplCode::Rochpl7, Hpl::ROCHPL_7) &&
+              same(HplCode::Nvidia, Hpl::NVIDIA) && Hpl::Code_ARRAYSIZE == 5);
 static_assert(same(Refinement::Classical, Mxp::CLASSICAL) && same(Refinement::Gmres, Mxp::GMRES) &&
               Mxp::Refinement_ARRAYSIZE == 2);
 static_assert(same(FoldBand::ColumnBand, FastOptions::COLUMN_BAND) &&
@@ -208,6 +211,17 @@ WorkloadConfig resolve_workload(const Workload& w) {
   if (h.has_swap()) out.hpl.swap = static_cast<SwapAlgo>(h.swap());
   set_if(h.has_swap_threshold(), h.swap_threshold(), out.hpl.swap_threshold_columns);
   if (h.has_panel_exchange()) out.hpl.panel_exchange = static_cast<PanelExchange>(h.panel_exchange());
+  if (h.has_code()) out.hpl.code = static_cast<HplCode>(h.code());
+  const auto line = [&out](bool set, const char* name) {
+    if (set) out.hpl.set_lines.emplace_back(name);
+  };
+  line(h.has_pfact(), "pfact");
+  line(h.has_nbmin(), "nbmin");
+  line(h.has_ndiv(), "ndiv");
+  line(h.has_bcast(), "bcast");
+  line(h.has_swap(), "swap");
+  line(h.has_swap_threshold(), "swap_threshold");
+  line(w.has_depth(), "depth");
   const Mxp& m = w.mxp();
   set_if(m.has_gpus_per_rank(), m.gpus_per_rank(), out.mxp.gpus_per_rank);
   if (m.has_refinement()) out.mxp.refinement = static_cast<Refinement>(m.refinement());

@@ -25,6 +25,8 @@
 #include "sim/scenario/scenario_paths.hpp"
 #include "sim/scenario/scenario_validate.hpp"
 
+#include "traces/hpl_code.hpp"
+
 namespace hplsim::sim::detail {
 namespace pb = google::protobuf;
 
@@ -355,6 +357,13 @@ void check_fit(const Checker& c, const ResolvedScenario& r, const Scenario& s) {
                  str(node.gpus_per_socket) + " = " + str(node.gpus_per_node()),
              {"workload.ranks_per_node", "workload.mxp.gpus_per_rank", "machine.node.sockets",
               "machine.node.gpus_per_socket"});
+  if (node.gpus_per_node() == 0 && r.workload.benchmark == Benchmark::Hpl && w.hpl.code &&
+      traces::code_facts(static_cast<traces::HplCode>(*w.hpl.code)).needs_gpu)
+    c.report("workload.hpl.code",
+             std::string("workload.hpl.code = ") +
+                 traces::code_facts(static_cast<traces::HplCode>(*w.hpl.code)).name +
+                 " runs on GPUs, but machine.node.gpus_per_socket = 0",
+             {"workload.hpl.code", "machine.node.gpus_per_socket"});
   if (node.gpus_per_node() == 0 && r.workload.benchmark == Benchmark::HplMxp && w.mxp.gpus_per_rank > 1)
     c.report("workload.mxp.gpus_per_rank",
              "workload.mxp.gpus_per_rank = " + str(w.mxp.gpus_per_rank) +

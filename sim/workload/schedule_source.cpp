@@ -11,6 +11,12 @@ namespace hplsim::sim {
 
 namespace {
 
+static_assert(static_cast<int>(HplCode::Netlib23) == static_cast<int>(traces::HplCode::Netlib23) &&
+              static_cast<int>(HplCode::IntelGpu) == static_cast<int>(traces::HplCode::IntelGpu) &&
+              static_cast<int>(HplCode::Rochpl6) == static_cast<int>(traces::HplCode::Rochpl6) &&
+              static_cast<int>(HplCode::Rochpl7) == static_cast<int>(traces::HplCode::Rochpl7) &&
+              static_cast<int>(HplCode::Nvidia) == static_cast<int>(traces::HplCode::Nvidia));
+
 traces::HplConfig hpl_config(const ResolvedScenario& sc) {
   const auto& w = sc.workload;
   traces::HplConfig c;
@@ -80,8 +86,23 @@ traces::HplConfig hpl_config(const ResolvedScenario& sc) {
     c.panel_exchange = X::Collective;
     break;
   }
-  c.gpu = sc.machine.node.gpus_per_node() > 0;
+  c.code = static_cast<traces::HplCode>(resolved_code(sc));
+  // netlib HPL 2.3 runs on the CPU cores whatever the node holds.
+  c.gpu = sc.machine.node.gpus_per_node() > 0 && c.code != traces::HplCode::Netlib23;
   c.host_staged = c.gpu && !sc.machine.placement.gpu_aware_mpi;
+  const traces::HplCodeFacts& facts = traces::code_facts(c.code);
+  // A code that does not read an HPL.dat line runs its own choice (reported
+  // with the run, docs/codes/nvidia.md): NVIDIA HPL broadcasts the panel with
+  // ncclBcast (HPL_P2P_AS_BCAST 0), a pipelined ring [I] -> 1ring; it always
+  // looks one panel ahead [I]; its panel kernel is not published [U]: the
+  // recursion of netlib's sample (Right, NBMIN 2, NDIV 2) stands for it.
+  if (!facts.honours_bcast) c.bcast = B::OneRing;
+  if (!facts.honours_depth) c.depth = 1;
+  if (!facts.honours_pfact) {
+    c.pfact = P::Right;
+    c.nbmin = 2;
+    c.ndiv = 2;
+  }
   return c;
 }
 

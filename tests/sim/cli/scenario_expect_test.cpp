@@ -7,7 +7,8 @@
 // or relative to VALUE with "%". This test runs `hplsim run` on every shipped
 // scenario that has such lines and checks each figure within its tolerance.
 // Only quick scenarios carry them (small-dragonfly, aurora-hpl-1node,
-// workstation-cpu and the small faults/ ones); the full-scale Aurora and
+// workstation-cpu, the small faults/ ones and the one-node rocHPL 7 checks of
+// validation/, 5 s each); the full-scale Aurora and
 // Frontier runs and bench-1020 take minutes and state their figures in prose.
 #include <algorithm>
 #include <cmath>
@@ -94,7 +95,9 @@ TEST(ScenarioExpect, TheQuickScenariosStateTheirFigures) {
   for (const char* name :
        {"scenarios/small-dragonfly.textproto", "scenarios/aurora-hpl-1node.textproto",
         "scenarios/workstation-cpu.textproto", "scenarios/faults/small-dragonfly-flap.textproto",
-        "scenarios/faults/small-dragonfly-node-failure.textproto"})
+        "scenarios/faults/small-dragonfly-node-failure.textproto",
+        "scenarios/validation/mi250x-node-rochpl7.textproto",
+        "scenarios/validation/mi300a-node-rochpl7.textproto"})
     EXPECT_NE(std::find(found.begin(), found.end(), name), found.end())
         << name << " has no \"# expect:\" line";
 }
