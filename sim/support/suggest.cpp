@@ -36,7 +36,7 @@ std::optional<std::string> closest_name(std::string_view typed, const std::vecto
     if (d < best_distance) {
       best_distance = d;
       best = {c};
-    } else if (d == best_distance && std::find(best.begin(), best.end(), c) == best.end()) {
+    } else if (d == best_distance && !best.empty() && std::find(best.begin(), best.end(), c) == best.end()) {
       best.push_back(c);
     }
   }
