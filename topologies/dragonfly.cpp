@@ -335,6 +335,11 @@ Metrics DragonflyTopology::metrics() const {
     // 83 x 83 x 2 links x 25 GB/s x 2 = 0.689 PB/s [D], docs/sources.md).
     m.bisection_bandwidth_bytes_per_s = group_cut_bandwidth_bytes_per_s(
         p_.groups, p_.global_links_per_group_pair, p_.global_link_bandwidth_bytes_per_s);
+  } else if (p_.switches_per_group == 1) {
+    // One switch holds every node: the cut between two halves of the nodes
+    // is their NIC links (the switch's crossbar joins them).
+    m.bisection_bandwidth_bytes_per_s =
+        static_cast<double>(nodes_ / 2) * p_.nics_per_node * p_.nic_bandwidth_bytes_per_s * 2.0;
   } else {
     const double half = static_cast<double>(p_.switches_per_group / 2);
     const double other = p_.switches_per_group - half;

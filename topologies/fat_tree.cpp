@@ -1,5 +1,6 @@
 #include "topologies/fat_tree.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <stdexcept>
 #include <string>
@@ -170,9 +171,15 @@ Metrics FatTreeTopology::metrics() const {
   for (int i = 0; i < uplink_base_; ++i) // the NIC links, one direction each
     injection += links_[static_cast<std::size_t>(i)].bandwidth_bytes_per_s;
   m.injection_bandwidth_bytes_per_s = injection;
+  // Two halves of the nodes: between leaves, the cut is half the leaves'
+  // uplinks; the halves' own NIC links bound it too, and are the whole cut
+  // when one leaf holds every node (its crossbar joins the halves).
   const double half_leaves = static_cast<double>(p_.leaf_switches / 2);
-  m.bisection_bandwidth_bytes_per_s =
+  const double leaf_cut =
       half_leaves * p_.spine_switches * p_.links_per_leaf_spine * p_.link_bandwidth_bytes_per_s * 2.0;
+  const double node_cut =
+      static_cast<double>(nodes_ / 2) * p_.nics_per_node * p_.nic_bandwidth_bytes_per_s * 2.0;
+  m.bisection_bandwidth_bytes_per_s = p_.leaf_switches == 1 ? node_cut : std::min(leaf_cut, node_cut);
   m.diameter_switch_hops = diameter_;
   return m;
 }

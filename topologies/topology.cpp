@@ -25,7 +25,14 @@ namespace {
 
 std::string format_bandwidth(double bytes_per_s) {
   char buf[96];
-  std::snprintf(buf, sizeof buf, "%.3f PB/s (%.1f TB/s)", bytes_per_s / 1e15, bytes_per_s / 1e12);
+  // A machine's figures in PB/s (with TB/s beside); a small cluster's in the
+  // unit that shows them, not as 0.000 PB/s.
+  if (bytes_per_s >= 1e14)
+    std::snprintf(buf, sizeof buf, "%.3f PB/s (%.1f TB/s)", bytes_per_s / 1e15, bytes_per_s / 1e12);
+  else if (bytes_per_s >= 1e12)
+    std::snprintf(buf, sizeof buf, "%.3f TB/s", bytes_per_s / 1e12);
+  else
+    std::snprintf(buf, sizeof buf, "%.1f GB/s", bytes_per_s / 1e9);
   return buf;
 }
 

@@ -172,13 +172,22 @@ int run_cli(int argc, char** argv) {
   CLI::App app{"hplsim: discrete-event simulation of HPL and HPL-MxP runs on exascale machines"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Help for every subcommand");
-  app.set_version_flag("--version", version_text(),
+  app.set_version_flag("-V,--version", version_text(),
                        "Print the version of hplsim and of the libraries it was built with");
   const std::vector<Command> commands = {
       add_run_command(app),       add_topo_command(app),         add_trace_command(app),
       add_calibrate_command(app), add_osu_command(app),          add_noise_bench_command(app),
       add_plan_command(app),      add_sweep_command(app),        add_sensitivity_command(app),
       add_report_command(app),    add_rma_alltoallv_command(app)};
+  // `hplsim help [VERB...]` is `hplsim [VERB...] --help`, as in git and cargo.
+  std::vector<char*> args(argv, argv + argc);
+  std::string help_flag = "--help";
+  if (argc > 1 && std::string_view(argv[1]) == "help") {
+    args.erase(args.begin() + 1);
+    args.push_back(help_flag.data());
+    argc = static_cast<int>(args.size());
+    argv = args.data();
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -12,6 +12,7 @@
 
 #include "sim/bench/noise_bench.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/report/about.hpp"
 #include "sim/report/ecdf_svg.hpp"
 #include "sim/report/format.hpp"
 #include "sim/support/child_process.hpp"
@@ -56,6 +57,7 @@ int run_noise_bench(const NoiseBenchArgs& a) {
   const ResolvedScenario sc = resolve(load_scenario(a.scenario, o));
   const std::string out = a.out.empty() ? "hplsim-out/" + sc.name + "-noise-bench" : a.out;
   prepare_output_dir(out);
+  write_about_json({"noise-bench", sc.name, sc.description, "", "", sc.options.seed}, out);
   const std::vector<int> cases = a.busy_cores.empty() ? std::vector<int>{0} : a.busy_cores;
   std::vector<NoiseBench> benches;
   for (const int busy : cases) {

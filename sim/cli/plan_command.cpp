@@ -124,9 +124,17 @@ int plan(PlanArgs a, const ScenarioOverrides& overrides) {
     points.push_back(point_scenario(a, overrides, base, nodes));
     check_memory_fits(points.back());
   }
+  // The mode the points run in (auto picks by size, so points may differ),
+  // for stdout and the report's title: "reference", or "reference and fast".
+  std::vector<std::string> modes;
+  for (const ResolvedScenario& sc : points)
+    if (std::find(modes.begin(), modes.end(), to_string(effective_mode(sc))) == modes.end())
+      modes.push_back(to_string(effective_mode(sc)));
+  std::string mode;
+  for (std::size_t i = 0; i < modes.size(); ++i)
+    mode += (i == 0 ? "" : i + 1 == modes.size() ? " and " : ", ") + modes[i];
   if (a.dry_run) {
-    std::cout << "Plan: " << base.name << ", " << to_string(effective_mode(base))
-              << " mode\nRule: " << kRederiveRule << "\n";
+    std::cout << "Plan: " << base.name << ", " << mode << " mode\nRule: " << kRederiveRule << "\n";
     for (const ResolvedScenario& sc : points)
       std::cout << sc.workload.nodes << " nodes: " << sc.workload.p << " x " << sc.workload.q << ", N "
                 << sc.workload.n << ", NB " << sc.workload.nb << "\n";
@@ -134,11 +142,9 @@ int plan(PlanArgs a, const ScenarioOverrides& overrides) {
   }
   if (world.is_root()) {
     prepare_output_dir(a.out_dir);
-    write_about_json(
-        {"plan", base.name, base.description, "", to_string(effective_mode(base)), base.options.seed},
-        a.out_dir);
-    std::cout << "Plan: " << base.name << ", " << a.trials << " trials per node count, "
-              << to_string(effective_mode(base)) << " mode, seed " << base.options.seed << "\n"
+    write_about_json({"plan", base.name, base.description, "", mode, base.options.seed}, a.out_dir);
+    std::cout << "Plan: " << base.name << ", " << a.trials << " trials per node count, " << mode
+              << " mode, seed " << base.options.seed << "\n"
               << "Rule: " << kRederiveRule << "\n";
   }
   const int jobs = a.jobs > 0 ? a.jobs : window_workers(0);

@@ -125,6 +125,13 @@ int run(RunArgs a, const CLI::App& cmd) {
                      " ranks) needs --trials: one run is one process's work, a study's trials are split");
   const LoadedScenario loaded = load_scenario(a.path, a.overrides);
   const ResolvedScenario sc = resolve(loaded);
+  // Analytic mode is HPL's closed form: the panel-exchange strategies only
+  // differ in the simulated modes, so comparing them here would print the
+  // same row once per strategy.
+  if (!a.strategies.empty() && effective_mode(sc) == Mode::Analytic)
+    throw InputError(
+        "--strategies: analytic mode prices every panel-exchange strategy the same (HPL's closed "
+        "form); they differ only in the simulated modes: use --mode fast or --mode reference");
   if (a.trials > 0) warn_if_trials_identical(sc, a.path, "the " + std::to_string(a.trials) + " trials");
   if (a.dry_run) {
     std::cout << sc.name << ": " << to_string(sc.workload.benchmark) << ", N " << sc.workload.n << ", NB "

@@ -8,7 +8,7 @@
 namespace hplsim::sim {
 
 struct About {
-  std::string kind;        ///< "run", "trials", "sweep" or "plan"
+  std::string kind;        ///< "run", "trials", "sweep", "plan", "sensitivity" or "noise-bench"
   std::string scenario;    ///< the scenario's name
   std::string description; ///< its description ("" when it has none)
   std::string source;      ///< the HPL.dat a sweep's points come from ("" otherwise)

@@ -18,8 +18,11 @@ using svg::px;
 
 constexpr double kWidth = 900, kHeight = 330;
 constexpr double kTop = 50, kBottom = 260;
-// Okabe & Ito's colour-blind-safe palette, as the other figures.
-constexpr std::array<const char*, 5> kColors = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00"};
+// Okabe & Ito's colour-blind-safe palette, as the other figures: its 8
+// colours, so a trials plot's series (up to 3 strategies x with/without
+// faults) each have their own.
+constexpr std::array<const char*, 8> kColors = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
+                                                "#E69F00", "#56B4E9", "#F0E442", "#000000"};
 
 void text(std::ostringstream& out, double x, double y, const std::string& s, const char* anchor = "middle",
           const std::string& extra = "") {

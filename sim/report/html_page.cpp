@@ -198,6 +198,15 @@ void Page::table(const Table& t, const std::string& whole) {
     body_ << "</tr>\n";
   }
   body_ << "</table></div>\n";
+  // A "-" cell says no value; the table says what that means once.
+  bool dash = false;
+  for (const auto& row : t.rows)
+    dash = dash || std::find(row.begin(), row.end(), "-") != row.end();
+  if (dash)
+    paragraph(
+        "\u201c-\u201d: no value in that row (the point was not simulated, its run did not complete, or "
+        "the figure does not apply to it).",
+        "note");
   if (t.rows.size() > kMaxTableRows)
     paragraph("The first " + std::to_string(kMaxTableRows) + " of " + std::to_string(t.rows.size()) +
                   " rows" + (whole.empty() ? "." : "; all are in " + whole + "."),
@@ -231,7 +240,8 @@ std::string Page::text() const {
          "font-weight:bold}.card .k{color:#555;font-size:.85em}.card .n{color:#777;font-size:.75em}\n"
       << ".card.bad{border-color:#CC0000;background:#fff3f3}.card.bad .v{color:#CC0000}\n"
       << "table{border-collapse:collapse;font-size:.85em;margin:.5em 0}th,td{border:1px solid #ddd;"
-         "padding:.2em .5em;text-align:left}th{background:#f6f6f6}table.rows td{white-space:nowrap}"
+         "padding:.2em .5em;text-align:left}th{background:#f6f6f6}table.rows "
+         "td{white-space:nowrap}table.rows td.num,table.rows th{white-space:normal;min-width:4em}"
          ".num{text-align:right;font-variant-numeric:tabular-nums}\n"
       << ".scroll{overflow-x:auto;max-width:100%;max-height:32em;overflow-y:auto}figure{margin:1em 0}"
          "figure svg{max-width:100%;height:auto}figcaption{color:#555;font-size:.85em}\n"

@@ -50,7 +50,11 @@ std::vector<Card> completed_cards(const Json& s) {
     const auto published = number_at(ref, "rmax_flops_per_s");
     const auto difference = number_at(ref, "difference_fraction");
     const bool fit_target = ref.value("fit_target", false);
-    if (published && difference)
+    if (published && !ref.value("comparable", true))
+      cards.push_back({"vs published " + format_rate(*published), "no comparison",
+                       "reference run: " + ref.value("reference_run", std::string()) +
+                           "; this run differs (" + ref.value("this_run", std::string()) + ")"});
+    else if (published && difference)
       cards.push_back({"vs published " + format_rate(*published), format_percent_change(*difference),
                        fit_target ? "by construction: the calibration was fitted to it"
                                   : "a prediction: nothing in effect was fitted to it"});
@@ -237,7 +241,7 @@ namespace fs = std::filesystem;
 /// Which kinds of output the directory holds, in the page's order.
 struct Found {
   std::optional<Json> about, summary, outcome;
-  std::optional<html::Csv> sweep, plan, sensitivity;
+  std::optional<html::Csv> sweep, plan, sensitivity, noise_bench;
   bool faults = false;
 };
 
@@ -247,6 +251,7 @@ std::string kind_of(const Found& f) {
   if (f.sweep) return "sweep";
   if (f.plan) return "plan";
   if (f.sensitivity) return "sensitivity";
+  if (f.noise_bench) return "noise-bench";
   return "run";
 }
 
@@ -264,9 +269,11 @@ std::string subtitle_of(const Found& f, const std::string& kind) {
     parts.push_back("A capacity plan");
   else if (kind == "sensitivity")
     parts.push_back("A sensitivity study of the flap process");
+  else if (kind == "noise-bench")
+    parts.push_back("A noise microbenchmark");
   if (const std::string name = about.value("scenario", ""); !name.empty())
     parts.push_back("scenario " + name);
-  if (!about.value("source", "").empty())
+  if (!about.value("source", "").empty() || (kind != "run" && kind != "trials"))
     if (const std::string d = about.value("description", ""); !d.empty()) parts.push_back("machine: " + d);
   std::string mode = about.value("mode", "");
   if (mode.empty() && facts.contains("mode") && facts["mode"].is_string()) mode = facts["mode"];
@@ -284,6 +291,15 @@ std::string title_of(const Found& f, const std::string& kind, const fs::path& di
   const Json about = f.about.value_or(Json::object());
   if (const std::string source = about.value("source", ""); !source.empty())
     return source + " on " + about.value("scenario", "the scenario's machine");
+  // A study is titled by what it is, of which scenario; the description
+  // (a single run's) is in the subtitle's "machine".
+  const std::string scenario = about.value("scenario", "");
+  if (!scenario.empty()) {
+    if (kind == "sweep") return "Sweep of " + scenario;
+    if (kind == "plan") return "Capacity plan of " + scenario;
+    if (kind == "sensitivity") return "Sensitivity study of " + scenario;
+    if (kind == "noise-bench") return "Noise benchmark on " + scenario;
+  }
   for (const char* key : {"description", "scenario"})
     if (const std::string t = about.value(key, ""); !t.empty()) return t;
   return "hplsim " + kind + ": " + fs::weakly_canonical(dir).filename().string();
@@ -312,10 +328,11 @@ std::string html_report(const std::string& dir_name) {
   f.sweep = csv_file("sweep.csv");
   f.plan = csv_file("plan.csv");
   f.sensitivity = csv_file("sensitivity.csv");
+  f.noise_bench = csv_file("iterations.csv");
   f.faults = fs::exists(dir / "faults.csv");
-  if (!f.summary && !f.outcome && !f.sweep && !f.plan && !f.sensitivity && !f.faults)
+  if (!f.summary && !f.outcome && !f.sweep && !f.plan && !f.sensitivity && !f.noise_bench && !f.faults)
     throw InputError(dir_name + ": no hplsim output here (summary.json, faults.csv, outcome.json, sweep.csv, "
-                                "plan.csv or sensitivity.csv)");
+                                "plan.csv, sensitivity.csv or iterations.csv)");
   const std::string kind = kind_of(f);
   html::Page page(title_of(f, kind, dir), subtitle_of(f, kind));
   if (f.summary) html::run_sections(page, dir, *f.summary);
@@ -324,6 +341,7 @@ std::string html_report(const std::string& dir_name) {
   if (f.sweep) html::sweep_section(page, dir, *f.sweep);
   if (f.plan) html::plan_section(page, dir, *f.plan);
   if (f.sensitivity) html::sensitivity_section(page, dir, *f.sensitivity);
+  if (f.noise_bench) html::noise_bench_section(page, dir, *f.noise_bench);
   return page.text();
 }
 

@@ -2,7 +2,7 @@
 // The sections of `hplsim report`'s page, one per kind of output
 // (sim/report/html_report.hpp): a run (html_report.cpp), trials, a sweep and
 // a plan (html_study_sections.cpp), a sensitivity study
-// (html_sensitivity_section.cpp).
+// (html_sensitivity_section.cpp), a noise benchmark (html_noise_bench_section.cpp).
 #include "sim/report/html_page.hpp"
 
 namespace hplsim::sim::html {
@@ -23,5 +23,8 @@ void plan_section(Page& page, const fs::path& dir, const Csv& csv);
 /// sensitivity.csv: the study's size, sensitivity.svg, each strategy at each
 /// scale, and sensitivity-differences.csv (html_sensitivity_section.cpp).
 void sensitivity_section(Page& page, const fs::path& dir, const Csv& csv);
+/// iterations.csv of `hplsim noise-bench`: each busy-core count's iteration
+/// times and iterations.svg (html_noise_bench_section.cpp).
+void noise_bench_section(Page& page, const fs::path& dir, const Csv& csv);
 
 } // namespace hplsim::sim::html

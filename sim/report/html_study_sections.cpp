@@ -330,11 +330,27 @@ void plan_section(Page& page, const fs::path& dir, const Csv& csv) {
     for (std::size_t r = 0; r < csv.rows.size(); ++r)
       if (csv.cell(r, column) == "true") {
         const auto v = csv.number(r, value);
+        // The verdict stdout gives (sim/study/plan.cpp, best_point): a clear
+        // winner when its 95% interval's worse end still beats every other
+        // completed node count's better end.
+        const bool by_time = value == "expected_time_to_result_s";
+        const char* lo = by_time ? "expected_time_to_result_low_s" : "rmax_in_window_low";
+        const char* hi = by_time ? "expected_time_to_result_high_s" : "rmax_in_window_high";
+        bool clear = true;
+        for (std::size_t o = 0; o < csv.rows.size(); ++o) {
+          if (o == r || csv.cell(o, "simulated") == "false" || csv.number(o, "completed").value_or(0) == 0)
+            continue;
+          const double best_lo = csv.number(r, lo).value_or(0), best_hi = csv.number(r, hi).value_or(0);
+          const double other_lo = csv.number(o, lo).value_or(0), other_hi = csv.number(o, hi).value_or(0);
+          if (!(by_time ? best_hi < other_lo : best_lo > other_hi)) clear = false;
+        }
         cards.push_back(
             {label, csv.cell(r, "nodes") + " nodes",
-             v ? (value == "expected_time_to_result_s" ? "expected time to a result " + duration(*v)
-                                                       : "expected Rmax in the window " + rate(*v))
-               : ""});
+             (v ? (by_time ? "expected time to a result " + duration(*v)
+                           : "expected Rmax in the window " + rate(*v))
+                : std::string()) +
+                 (clear ? "; its 95% interval is clear of every other node count's"
+                        : "; not a clear winner: its 95% interval overlaps another node count's")});
       }
   if (cards.empty()) cards.push_back({"best node count", "none", "no node count completed a trial", "bad"});
   page.cards(cards);

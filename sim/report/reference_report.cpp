@@ -5,7 +5,8 @@
 namespace hplsim::sim {
 
 std::optional<double> reference_difference_fraction(const RunResult& result) {
-  if (!result.reference || !result.completed || result.reference->rmax_flops_per_s <= 0.0)
+  if (!result.reference || !result.completed || !result.reference->comparable() ||
+      result.reference->rmax_flops_per_s <= 0.0)
     return std::nullopt;
   return result.rmax_flops_per_s / result.reference->rmax_flops_per_s - 1.0;
 }
@@ -24,6 +25,11 @@ void add_reference_json(const RunResult& result, nlohmann::ordered_json& summary
   j["difference_fraction"] =
       difference ? nlohmann::ordered_json(*difference) : nlohmann::ordered_json(nullptr);
   j["fit_target"] = ref.fit_target;
+  j["comparable"] = ref.comparable();
+  if (!ref.comparable()) {
+    j["reference_run"] = ref.reference_run;
+    j["this_run"] = ref.this_run;
+  }
   summary["reference"] = j;
 }
 
@@ -39,7 +45,10 @@ void print_reference(const RunResult& result, std::ostream& out) {
   const ReferenceFigure& ref = *result.reference;
   out << "Reference: " << format_rate(ref.rmax_flops_per_s) << " published; ";
   const std::optional<double> difference = reference_difference_fraction(result);
-  if (!difference)
+  if (!ref.comparable())
+    out << "reference run: " << ref.reference_run << "; this run differs (" << ref.this_run
+        << "): no comparison\n";
+  else if (!difference)
     out << "this run did not complete, so it has no Rmax to compare\n";
   else if (ref.fit_target)
     out << "this run " << format_percent_change(*difference)

@@ -10,8 +10,9 @@
 
 namespace hplsim::sim {
 
-/// (prediction - reference) / reference; empty without a reference or when
-/// the run did not complete.
+/// (prediction - reference) / reference; empty without a reference, when
+/// the run did not complete, or when it is not the run the figure was
+/// published for (ReferenceFigure::comparable).
 std::optional<double> reference_difference_fraction(const RunResult& result);
 
 /// summary.json's "calibration" (and "calibration_files"), then "reference"

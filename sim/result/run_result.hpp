@@ -51,6 +51,12 @@ struct ReferenceFigure {
   // True when a calibration in effect was fitted to this very figure
   // (its fit_targets name the id): the agreement is then by construction.
   bool fit_target = false;
+  // When this run is not the one the figure was published for (another
+  // nodes, N, NB, P x Q or benchmark): the published run's values and this
+  // run's, of what differs ("9,234 nodes" / "16 nodes"). The run is then not
+  // compared with the figure. Both empty when it is that run.
+  std::string reference_run, this_run;
+  bool comparable() const { return reference_run.empty(); }
 };
 
 struct RunResult {

@@ -108,6 +108,8 @@ RunResult initial_result(const ResolvedScenario& sc, const char* mode) {
     ref.source = sc.reference->source();
     ref.rmax_flops_per_s = sc.reference->rmax_flops_per_s();
     ref.fit_target = std::find(fit_targets.begin(), fit_targets.end(), ref.id) != fit_targets.end();
+    ref.reference_run = sc.reference_run;
+    ref.this_run = sc.this_run;
     r.reference = ref;
   }
   if (sc.workload.benchmark == Benchmark::Hpl) {

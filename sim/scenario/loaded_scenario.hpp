@@ -35,6 +35,11 @@ struct LoadedScenario {
   std::string left_out_fitted_path;
   // --nodes K alone: what the grid rule re-derived (P x Q, N); empty otherwise.
   std::string rederive_note;
+  // With a reference figure: when the overrides changed the run the figure
+  // was published for (nodes, N, NB, P x Q, benchmark), that run's values
+  // and this run's, of the fields that differ ("9,234 nodes", "16 nodes");
+  // both empty when the run is the reference's.
+  std::string reference_run, this_run;
 };
 
 } // namespace hplsim::sim

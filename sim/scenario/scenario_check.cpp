@@ -6,6 +6,8 @@
 #include <cmath>
 #include <optional>
 #include <stdexcept>
+#include <string_view>
+#include <vector>
 
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/io/tokenizer.h>
@@ -37,9 +39,9 @@ public:
   int line() const { return line_; }
   int column() const { return column_; }
   const std::string& message() const { return message_; }
-  std::string describe(const std::string& file) const {
-    if (line_ < 0) return file + ": " + message_;
-    return file + ":" + std::to_string(line_ + 1) + ":" + std::to_string(column_ + 1) + ": " + message_;
+  std::string describe_as(const std::string& file, const std::string& what) const {
+    if (line_ < 0) return file + ": " + what;
+    return file + ":" + std::to_string(line_ + 1) + ":" + std::to_string(column_ + 1) + ": " + what;
   }
 
 private:
@@ -123,6 +125,68 @@ std::string field_suggestion(const std::string& message, const pb::Message& root
   return best ? " (did you mean \"" + *best + "\"?)" : "";
 }
 
+/// The line (1-based) of the last `{` or `<` the text leaves open, and the
+/// text before it on its line ("workload"); nullopt when every block closes.
+/// Strings and # comments are skipped.
+std::optional<std::pair<int, std::string>> unclosed_block(const std::string& text) {
+  std::vector<std::pair<int, std::string>> open;
+  int line = 1;
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++line;
+      line_start = i + 1;
+    } else if (c == '#') {
+      while (i + 1 < text.size() && text[i + 1] != '\n')
+        ++i;
+    } else if (c == '"' || c == '\'') {
+      for (++i; i < text.size() && text[i] != c && text[i] != '\n'; ++i)
+        if (text[i] == '\\') ++i;
+    } else if (c == '{' || c == '<') {
+      std::string name = text.substr(line_start, i - line_start);
+      name.erase(0, name.find_first_not_of(" \t"));
+      name.erase(name.find_last_not_of(" \t:") + 1);
+      open.emplace_back(line, name);
+    } else if ((c == '}' || c == '>') && !open.empty()) {
+      open.pop_back();
+    }
+  }
+  if (open.empty()) return std::nullopt;
+  return open.back();
+}
+
+/// Protobuf's parser errors that speak of tokens, in the user's words:
+/// "Expected identifier, got: " at the end of the file is a missing `}`.
+std::string plain_words(const std::string& text, const std::string& message) {
+  static constexpr std::string_view kExpectedName = "Expected identifier, got: ";
+  if (message.rfind(kExpectedName, 0) == 0) {
+    const std::string got = message.substr(kExpectedName.size());
+    if (got.empty()) {
+      if (const auto block = unclosed_block(text))
+        return "the file ends inside a block: a closing } is missing for `" +
+               (block->second.empty() ? std::string("{") : block->second + " {") + "` opened at line " +
+               std::to_string(block->first);
+      return "the file ends where a field name was expected";
+    }
+    return "expected a field name, found `" + got + "`" +
+           (got == "}" || got == ">" ? " (a } with no block to close?)" : "");
+  }
+  for (const auto& [pattern, words] : std::array<std::pair<std::string_view, std::string_view>, 5>{
+           {{"Expected integer, got: ", "expected a whole number, found `"},
+            {"Expected double, got: ", "expected a number, found `"},
+            {"Expected string, got: ", "expected a quoted string, found `"},
+            {"Invalid value for boolean field ", "expected true or false for `"},
+            {"Expected \":\", found \"", "expected `:` after the field name, found `"}}})
+    if (message.rfind(pattern, 0) == 0) {
+      std::string got = message.substr(pattern.size());
+      while (!got.empty() && (got.back() == '"' || got.back() == '.'))
+        got.pop_back();
+      return std::string(words) + got + "`";
+    }
+  return message;
+}
+
 } // namespace
 
 void parse_textproto(const std::string& text, const std::string& file, pb::Message& message,
@@ -137,7 +201,12 @@ void parse_textproto(const std::string& text, const std::string& file, pb::Messa
     if (errors.has_error()) {
       if (const auto token = offending_token(text, errors.line(), errors.column(), errors.message()))
         errors.move_to(token->first, token->second);
-      throw ScenarioError(errors.describe(file) + field_suggestion(errors.message(), message));
+      const std::string what = plain_words(text, errors.message());
+      // At the end of the file, the place to fix is the block left open.
+      if (errors.message() == "Expected identifier, got: ")
+        if (const auto block = unclosed_block(text))
+          throw ScenarioError(file + ":" + std::to_string(block->first) + ": " + what);
+      throw ScenarioError(errors.describe_as(file, what) + field_suggestion(errors.message(), message));
     }
     throw ScenarioError(file + ": cannot parse as " + message.GetDescriptor()->full_name());
   }
@@ -269,6 +338,10 @@ std::string MessageCheck::value_text(std::string_view field) const {
 void MessageCheck::fail(std::string_view field, const std::string& what,
                         std::initializer_list<std::string_view> involved) const {
   checker_.fail(path(field), what, involved);
+}
+
+void MessageCheck::report(std::string_view field, const std::string& what) const {
+  checker_.report(path(field), what);
 }
 
 void MessageCheck::required(std::string_view field, const std::string& reason) const {

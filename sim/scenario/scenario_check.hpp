@@ -113,6 +113,8 @@ public:
                 Need need = Need::Optional) const;
   [[noreturn]] void fail(std::string_view field, const std::string& what,
                          std::initializer_list<std::string_view> involved = {}) const;
+  /// As fail, but records the problem and returns (Checker::report).
+  void report(std::string_view field, const std::string& what) const;
 
 private:
   const google::protobuf::FieldDescriptor* descriptor(std::string_view field) const;

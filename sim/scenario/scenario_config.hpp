@@ -262,6 +262,9 @@ struct ResolvedScenario {
   std::string
       rederive_note; // --nodes K: what the grid rule re-derived (sim/scenario/grid_rule.hpp); empty without
   std::optional<Reference> reference; // the published figure the run is held against, if any
+  // When this run is not the reference's (LoadedScenario::reference_run):
+  // the differing fields, the reference's values and this run's.
+  std::string reference_run, this_run;
   std::string left_out_fitted_path;   // --sourced-only: the fitted variability_file left out
 };
 

@@ -240,6 +240,8 @@ ResolvedScenario resolve(const LoadedScenario& loaded) {
   out.description = s.description();
   out.faults = s.faults();
   if (s.has_reference()) out.reference = s.reference();
+  out.reference_run = loaded.reference_run;
+  out.this_run = loaded.this_run;
   out.left_out_fitted_path = loaded.left_out_fitted_path;
   out.rederive_note = loaded.rederive_note;
   const Machine& m = s.machine();

@@ -320,6 +320,41 @@ std::string rederive_for_nodes_flag(const Workload& file, Scenario& scenario, co
   return "--nodes " + std::to_string(*o.nodes) + ": " + note + " (" + kRederiveRule + ")";
 }
 
+// 9234 -> "9,234".
+std::string with_commas(std::int64_t v) {
+  std::string digits = std::to_string(v < 0 ? -v : v), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return (v < 0 ? "-" : "") + out;
+}
+
+// A published figure is for the run the scenario file describes: when the
+// overrides changed its nodes, N, NB, P x Q or benchmark, the two runs'
+// values of what differs (LoadedScenario::reference_run / this_run).
+void note_reference_run(const Workload& file, LoadedScenario& loaded) {
+  if (!loaded.scenario.has_reference()) return;
+  const Workload& now = loaded.scenario.workload();
+  std::string was, is;
+  const auto add = [&](const std::string& a, const std::string& b) {
+    if (a == b) return;
+    was += (was.empty() ? "" : ", ") + a;
+    is += (is.empty() ? "" : ", ") + b;
+  };
+  add(with_commas(file.nodes()) + " nodes", with_commas(now.nodes()) + " nodes");
+  add("N " + with_commas(file.n()), "N " + with_commas(now.n()));
+  add("NB " + std::to_string(file.nb()), "NB " + std::to_string(now.nb()));
+  add("P x Q " + std::to_string(file.p()) + " x " + std::to_string(file.q()),
+      "P x Q " + std::to_string(now.p()) + " x " + std::to_string(now.q()));
+  const auto bench = [](const Workload& w) {
+    return w.benchmark() == Workload::HPL_MXP ? std::string("HPL-MxP") : std::string("HPL");
+  };
+  add(bench(file), bench(now));
+  loaded.reference_run = was;
+  loaded.this_run = is;
+}
+
 LoadedScenario load(const std::string& text, const std::string& path, const ScenarioOverrides& overrides) {
   LoadedScenario loaded;
   loaded.path = path;
@@ -332,6 +367,7 @@ LoadedScenario load(const std::string& text, const std::string& path, const Scen
   apply_overrides(loaded.scenario, overrides, log);
   loaded.rederive_note = rederive_for_nodes_flag(file, loaded.scenario, overrides, log);
   detail::validate_scenario(loaded, tree, log);
+  note_reference_run(file, loaded);
   return loaded;
 }
 

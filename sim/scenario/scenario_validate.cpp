@@ -485,6 +485,7 @@ void validate_scenario(LoadedScenario& loaded, const pb::TextFormat::ParseInfoTr
                        const OverrideLog& overrides) {
   const Checker c(SourceMap{loaded.path, Scenario::descriptor(), &tree}, &overrides);
   const Scenario& s = loaded.scenario;
+  check_required_fields(c, s);
   const MessageCheck top(c, s, "");
   top.required("machine");
   top.required("workload");

@@ -15,6 +15,11 @@ namespace hplsim::sim::detail {
 void validate_scenario(LoadedScenario& loaded, const google::protobuf::TextFormat::ParseInfoTree& tree,
                        const OverrideLog& overrides);
 
+/// The fields every scenario gives (sim/scenario/required_fields.cpp): each
+/// one missing reported, all at once, at the block it belongs in; throws
+/// when any is.
+void check_required_fields(const Checker& c, const Scenario& s);
+
 /// The faults' rules (sim/scenario/faults_validate.cpp), on the validated
 /// rest of the scenario `resolved`.
 void check_faults(const Checker& c, const Scenario& s, const ResolvedScenario& resolved,

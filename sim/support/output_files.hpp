@@ -7,12 +7,17 @@
 #include <functional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace hplsim::sim {
 
 /// Creates `dir` (and its parents) if needed and checks that a file can be
 /// created in it. Throws OutputError naming the directory and the reason.
-void prepare_output_dir(const std::string& dir);
+/// An earlier run's outputs in it (the files hplsim's verbs write) are
+/// removed, so that none reads as the new run's, and a note on stderr names
+/// them; any other entry is left and a warning names it. Returns the names
+/// removed.
+std::vector<std::string> prepare_output_dir(const std::string& dir);
 
 /// Writes `path` through `write` (which fills the stream) atomically: the bytes
 /// go to "<path>.tmp-<pid>" first, which is renamed to `path` once flushed and

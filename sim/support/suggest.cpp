@@ -28,23 +28,28 @@ std::optional<std::string> closest_name(std::string_view typed, const std::vecto
   // The limit is on the name itself: a flag's leading dashes are not part of it.
   const std::size_t name_size = typed.size() - std::min(typed.find_first_not_of('-'), typed.size());
   const std::size_t limit = std::clamp<std::size_t>(name_size / 3, 1, 3);
-  std::optional<std::string> best;
+  std::vector<std::string> best; // every candidate at the least distance
   std::size_t best_distance = limit + 1;
-  bool tied = false;
   for (const std::string& c : candidates) {
     if (c == typed) return std::nullopt;
     const std::size_t d = edit_distance(typed, c);
     if (d < best_distance) {
       best_distance = d;
-      best = c;
-      tied = false;
-    } else if (d == best_distance && best && *best != c) {
-      tied = true;
+      best = {c};
+    } else if (d == best_distance && !best.empty() && std::find(best.begin(), best.end(), c) == best.end()) {
+      best.push_back(c);
     }
   }
-  // Two names equally near: a guess between them would mislead.
-  if (tied) return std::nullopt;
-  return best;
+  if (best.size() == 1) return best.front();
+  // Equally near: the one that completes what was typed ("--node": --nodes,
+  // not --mode); otherwise a guess between them would mislead.
+  std::optional<std::string> completes;
+  for (const std::string& c : best)
+    if (c.size() > typed.size() && std::string_view(c).substr(0, typed.size()) == typed) {
+      if (completes) return std::nullopt;
+      completes = c;
+    }
+  return completes;
 }
 
 } // namespace hplsim::sim

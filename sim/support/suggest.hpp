@@ -15,7 +15,8 @@ namespace hplsim::sim {
 std::size_t edit_distance(std::string_view a, std::string_view b);
 
 /// The candidate nearest to `typed` when it is within a third of the typed
-/// length (at least 1, at most 3 edits); ties go to the first candidate. No
+/// length (at least 1, at most 3 edits); of equally near ones, the one that
+/// completes what was typed, else none. No
 /// suggestion for an exact match or when nothing is near.
 std::optional<std::string> closest_name(std::string_view typed, const std::vector<std::string>& candidates);
 

@@ -43,6 +43,20 @@ DragonflyParams small_params() {
   return p;
 }
 
+// A few nodes on one switch (1 group of 1 switch, 8 ports, 4 nodes of 2
+// NICs): the cut between two halves of the nodes is their NIC links,
+// 2 nodes x 2 NICs x 5e9 x 2 directions = 40e9 (by hand), not 0.
+TEST(DragonflyTopology, OneSwitchBisectsThroughTheNodesLinks) {
+  DragonflyParams p = small_params();
+  p.groups = 1;
+  p.switches_per_group = 1;
+  p.switches_per_node = 1;
+  p.endpoint_ports_per_switch = 8;
+  p.global_links_per_group_pair = 0;
+  p.nodes = 4;
+  EXPECT_NEAR(DragonflyTopology(p).metrics().bisection_bandwidth_bytes_per_s, 40e9, 1.0);
+}
+
 TEST(DragonflyTopology, SmallInstanceCountsMatchHandComputation) {
   const DragonflyTopology t(small_params());
   const Metrics m = t.metrics();

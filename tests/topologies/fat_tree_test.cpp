@@ -30,6 +30,23 @@ FatTreeParams small_params() {
   return p;
 }
 
+// A small cluster: one leaf switch (and its one spine) holds 4 nodes of 2
+// NICs. No cable crosses a cut between two halves of the nodes but their own
+// NIC links: 2 nodes x 2 NICs x 10e9 x 2 directions = 80e9 (by hand).
+TEST(FatTreeTopology, OneLeafBisectsThroughTheNodesLinks) {
+  FatTreeParams p = small_params();
+  p.leaf_switches = 1;
+  p.spine_switches = 1;
+  p.nodes = 4;
+  const Metrics m = FatTreeTopology(p).metrics();
+  EXPECT_NEAR(m.bisection_bandwidth_bytes_per_s, 80e9, 1.0);
+  // With few nodes on many leaves, the nodes' links are the narrower cut:
+  // 3 nodes on 4 leaves: 1 node x 2 NICs x 10e9 x 2 = 40e9 < the uplinks' 200e9.
+  p = small_params();
+  p.nodes = 3;
+  EXPECT_NEAR(FatTreeTopology(p).metrics().bisection_bandwidth_bytes_per_s, 40e9, 1.0);
+}
+
 TEST(FatTreeTopology, SmallInstanceCountsMatchHandComputation) {
   const FatTreeTopology t(small_params());
   const Metrics m = t.metrics();

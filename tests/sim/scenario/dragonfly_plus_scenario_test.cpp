@@ -124,8 +124,8 @@ TEST(DragonflyPlusScenario, TopoCommandPrintsTheFigures) {
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("DragonFly+"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("links:     108"), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find("injection: 0.001 PB/s (1.2 TB/s)"), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find("bisection: 0.000 PB/s (0.4 TB/s)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("injection: 1.200 TB/s"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("bisection: 400.0 GB/s"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("NIC_PORT 48, SWITCH_LOCAL 48, GLOBAL 12"), std::string::npos) << text.out;
   const testing::CliResult json = run_hplsim({"topo", kScenario, "--json"}, dir);
   ASSERT_EQ(json.exit_code, 0) << json.err;

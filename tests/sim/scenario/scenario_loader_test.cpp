@@ -141,12 +141,18 @@ TEST(ScenarioLoader, RejectsSyntaxError) {
 }
 
 TEST(ScenarioLoader, RejectsMissingRequiredField) {
-  EXPECT_EQ(error_of(with("  n: 8192\n", "")),
-            "x.textproto:" + std::to_string(kWorkloadLine) + ":1: workload.n is required");
+  EXPECT_EQ(error_of(with("  n: 8192\n", "")), "x.textproto:" + std::to_string(kWorkloadLine) +
+                                                 ":1: workload.n is required (the matrix order N), inside the "
+                                                 "workload { } block");
 }
 
-TEST(ScenarioLoader, RejectsMissingTopLevelMessageAtLineOne) {
-  EXPECT_EQ(error_of("name: \"no machine\"\n"), "x.textproto:1:1: machine is required");
+TEST(ScenarioLoader, RejectsMissingTopLevelMessagesAllAtOnce) {
+  const std::string e = error_of("name: \"no machine\"\n");
+  EXPECT_NE(e.find("x.textproto:1:1: machine is required (the nodes and the network they are on), at the top "
+                   "level of the file"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("x.textproto:1:1: workload is required"), std::string::npos) << e;
 }
 
 TEST(ScenarioLoader, RejectsGridThatDoesNotMatchRanks) {

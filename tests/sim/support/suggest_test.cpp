@@ -35,6 +35,8 @@ TEST(Suggest, ATieOrTheDashesAloneGiveNoGuess) {
   // The limit counts the name, not its dashes: "--nb" (2 letters) allows one edit, to "--NB" none is needed
   // case-insensitively, and "--nbb" is one from "--NB".
   EXPECT_EQ(closest_name("--nbb", {"--NB", "--trials"}), std::optional<std::string>("--NB"));
+  // "--node" is one edit from --nodes and --mode alike; --nodes completes what was typed.
+  EXPECT_EQ(closest_name("--node", {"--mode", "--nodes"}), std::optional<std::string>("--nodes"));
 }
 
 } // namespace
