@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The OSU collective latency tests on MareNostrum 4 (scenarios/marenostrum4-osu.textproto,
 # MPICH 3.2's selection table) at 4, 16 and 32 nodes of 48 ranks: allreduce, allgather,
-# alltoall and bcast, two at a time. Writes each OSU table to OUT/mn4-<collective>-<nodes>n.txt
+# alltoall and bcast, two at a time, on the quiet machine (--no-noise: the scenario's system
+# noise is docs/collectives.md's "System noise" section). Writes each OSU table to OUT/mn4-<collective>-<nodes>n.txt
 # and prints the Markdown summary of docs/collectives.md and the README.
 # At 16 and 32 nodes the alltoall's scattered and pairwise sizes run with node-level flows (the
 # default above 8 nodes; docs/collectives.md, "Node-level flows"): a flow per message would take
@@ -15,7 +16,7 @@ mkdir -p "$out"
 run() { # collective nodes [extra flags...]
   local c=$1 n=$2
   shift 2
-  "$bin" osu "$c" scenarios/marenostrum4-osu.textproto --nodes "$n" --ppn 48 "$@"
+  "$bin" osu "$c" scenarios/marenostrum4-osu.textproto --nodes "$n" --ppn 48 --no-noise "$@"
 }
 export -f run
 export bin

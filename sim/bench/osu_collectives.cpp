@@ -1,16 +1,17 @@
 #include "sim/bench/osu_collectives.hpp"
 
 #include <algorithm>
-#include <deque>
 #include <limits>
-#include <unordered_map>
+#include <memory>
 
 #include <simgrid/s4u.hpp>
 
-#include "sim/bench/comm_waiter.hpp"
+#include "models/noise.hpp"
+#include "sim/bench/coll_matcher.hpp"
 #include "sim/bench/osu_node_flows.hpp"
 #include "sim/engine/engine_setup.hpp"
 #include "sim/engine/machine.hpp"
+#include "sim/engine/replay_setup.hpp"
 #include "sim/support/errors.hpp"
 
 namespace hplsim::sim {
@@ -19,75 +20,6 @@ namespace {
 namespace sg4 = simgrid::s4u;
 
 constexpr std::int64_t kOsuBufferCapBytes = 512LL << 20; // OMB's per-rank buffer limit (512 MiB)
-
-// Point-to-point matching for the benchmark's ranks: a message starts when
-// both its send and its receive are posted (MPI's matching: per sender and
-// receiver, in order), and then crosses the route between the two ranks'
-// hosts. Host-to-host comms keep the memory flat: a mailbox per pair would
-// cost a SimGrid mailbox for each of the p^2 pairs of an alltoall.
-class Matcher {
-public:
-  explicit Matcher(const Platform& platform, int ranks) : platform_(platform), ranks_(ranks), state_(ranks) {}
-
-  /// Posts every message of a step of `rank`; comms are filled in as they start.
-  void post(int rank, const mpi::CollStep& step) {
-    RankState& me = state_[static_cast<std::size_t>(rank)];
-    me.comms.assign(step.sends.size() + step.recvs.size(), nullptr);
-    me.missing = 0;
-    std::size_t slot = 0;
-    for (const mpi::CollMsg& m : step.sends)
-      offer(rank, m.peer, m.bytes, slot++, true);
-    for (const mpi::CollMsg& m : step.recvs)
-      offer(m.peer, rank, m.bytes, slot++, false);
-  }
-
-  /// Waits until every message of the rank's posted step has started and ended.
-  void wait(int rank) { state_[static_cast<std::size_t>(rank)].wait_all(); }
-
-private:
-  struct Pending {
-    int owner;
-    std::size_t slot;
-    std::int64_t bytes;
-  };
-  struct Queues {
-    std::deque<Pending> sends, recvs;
-  };
-  using RankState = CommWaiter;
-
-  void offer(int from, int to, std::int64_t bytes, std::size_t slot, bool is_send) {
-    const int owner = is_send ? from : to;
-    const std::uint64_t key = static_cast<std::uint64_t>(from) * static_cast<std::uint64_t>(ranks_) +
-                              static_cast<std::uint64_t>(to);
-    Queues& q = pairs_[key];
-    std::deque<Pending>& other = is_send ? q.recvs : q.sends;
-    if (other.empty()) {
-      (is_send ? q.sends : q.recvs).push_back({owner, slot, bytes});
-      ++state_[static_cast<std::size_t>(owner)].missing;
-      return;
-    }
-    const Pending match = other.front();
-    other.pop_front();
-    if (q.sends.empty() && q.recvs.empty()) pairs_.erase(key);
-    if (match.bytes != bytes)
-      throw std::logic_error("collective program: " + std::to_string(from) + " -> " + std::to_string(to) +
-                             " sends " + std::to_string(is_send ? bytes : match.bytes) + " bytes, receives " +
-                             std::to_string(is_send ? match.bytes : bytes));
-    // An empty message (the barrier's) crosses as one byte: a zero-byte
-    // host-to-host comm leaks its network action in SimGrid 3.32 (LeakSanitizer).
-    sg4::CommPtr comm = sg4::Comm::sendto_async(platform_.cpu(from), platform_.cpu(to),
-                                                static_cast<std::uint64_t>(std::max<std::int64_t>(bytes, 1)));
-    state_[static_cast<std::size_t>(owner)].comms[slot] = comm;
-    RankState& partner = state_[static_cast<std::size_t>(match.owner)];
-    partner.comms[match.slot] = comm;
-    partner.one_started();
-  }
-
-  const Platform& platform_;
-  int ranks_;
-  std::vector<RankState> state_;
-  std::unordered_map<std::uint64_t, Queues> pairs_;
-};
 
 struct Shared {
   std::vector<std::int64_t> sizes;
@@ -193,10 +125,18 @@ std::vector<OsuCollectiveRow> simulate_osu_collective(const ResolvedScenario& sc
   s.workload.p = 1;
   s.workload.q = ranks;
   s.workload.benchmark = Benchmark::Hpl;
+  // The noise only: the other variability sources (kernel rates, links) are HPL's.
+  const models::NoiseParams noise_params = sc.machine.variability.noise();
   s.machine.variability = {};
+  if (b.noise) *s.machine.variability.mutable_noise() = noise_params;
   s.machine.placement.gpu_aware_mpi = false;
   s.faults.Clear();
   BuiltMachine m = build_machine(s, [](PlatformSpec& spec) { spec.gpus_per_rank = 0; });
+  const auto config = noise_config(s);
+  std::unique_ptr<models::NoiseModel> noise;
+  if (config && config->active()) noise = std::make_unique<models::NoiseModel>(config, sc.options.seed);
+  const StepNoise step_noise{noise.get(), m.protocol.get()};
+  const int iterations = b.iterations > 0 ? b.iterations : noise ? OsuCollectiveBench::kNoisyIterations : 1;
 
   Shared shared;
   shared.sizes = osu_collective_sizes(b);
@@ -209,36 +149,36 @@ std::vector<OsuCollectiveRow> simulate_osu_collective(const ResolvedScenario& sc
       std::find(shared.node_flows.begin(), shared.node_flows.end(), true) != shared.node_flows.end();
   shared.reduce_bytes_per_s =
       sc.machine.mpi.has_reduce_bytes_per_s() ? sc.machine.mpi.reduce_bytes_per_s() : 0.0;
-  Matcher matcher(*m.platform, ranks);
+  CollMatcher matcher(*m.platform, ranks);
   NodeFlows node_flows(*m.platform, b.nodes, b.ppn);
   // Node actors take the sizes that run with node-level flows, rank actors the others.
   const int node_actors = any_node_flows ? b.nodes : 0;
   sg4::BarrierPtr start = sg4::Barrier::create(static_cast<unsigned>(ranks + node_actors));
   for (int n = 0; n < node_actors; ++n) {
     sg4::Actor::create("osu-node" + std::to_string(n), m.platform->cpu(n * b.ppn), [&, n]() {
-      for (std::size_t i = 0; i < shared.sizes.size(); ++i) {
-        start->wait();
-        if (!shared.node_flows[i]) continue;
-        const double t0 = sg4::Engine::get_clock();
-        node_flows.run(n, shared.calls[i], shared.reduce_bytes_per_s);
-        for (int r = n * b.ppn; r < (n + 1) * b.ppn; ++r)
-          shared.latency_s[i][static_cast<std::size_t>(r)] = sg4::Engine::get_clock() - t0;
-      }
+      for (std::size_t i = 0; i < shared.sizes.size(); ++i)
+        for (int it = 0; it < iterations; ++it) {
+          start->wait();
+          if (!shared.node_flows[i]) continue;
+          const double t0 = sg4::Engine::get_clock();
+          node_flows.run(n, shared.calls[i], shared.reduce_bytes_per_s);
+          for (int r = n * b.ppn; r < (n + 1) * b.ppn; ++r)
+            shared.latency_s[i][static_cast<std::size_t>(r)] += (sg4::Engine::get_clock() - t0) / iterations;
+        }
     });
   }
   for (int r = 0; r < ranks; ++r) {
     sg4::Actor::create("osu" + std::to_string(r), m.platform->cpu(r), [&, r]() {
       for (std::size_t i = 0; i < shared.sizes.size(); ++i) {
-        start->wait(); // OSU's MPI_Barrier between sizes, taken as instantaneous
-        if (shared.node_flows[i]) continue;
-        const double t0 = sg4::Engine::get_clock();
-        for (const mpi::CollStep& step : mpi::collective_program(shared.calls[i], r)) {
-          matcher.post(r, step);
-          matcher.wait(r);
-          if (step.reduce_bytes > 0 && shared.reduce_bytes_per_s > 0)
-            sg4::this_actor::sleep_for(static_cast<double>(step.reduce_bytes) / shared.reduce_bytes_per_s);
+        const mpi::CollProgram program =
+            shared.node_flows[i] ? mpi::CollProgram{} : mpi::collective_program(shared.calls[i], r);
+        for (int it = 0; it < iterations; ++it) {
+          start->wait(); // OSU's MPI_Barrier between iterations, taken as instantaneous
+          if (shared.node_flows[i]) continue;
+          const double t0 = sg4::Engine::get_clock();
+          matcher.run(r, program, shared.reduce_bytes_per_s, step_noise);
+          shared.latency_s[i][static_cast<std::size_t>(r)] += (sg4::Engine::get_clock() - t0) / iterations;
         }
-        shared.latency_s[i][static_cast<std::size_t>(r)] = sg4::Engine::get_clock() - t0;
       }
     });
   }
@@ -262,6 +202,8 @@ std::vector<OsuCollectiveRow> simulate_osu_collective(const ResolvedScenario& sc
     row.avg_us = sum / static_cast<double>(v.size()) * 1e6;
     row.algorithm = mpi::describe(shared.calls[i]);
     row.node_flows = shared.node_flows[i];
+    row.iterations = iterations;
+    row.noisy = noise != nullptr;
     rows.push_back(row);
   }
   return rows;

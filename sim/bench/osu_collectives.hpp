@@ -3,13 +3,17 @@
 // osu_allgather, osu_alltoall, osu_bcast, osu_reduce, osu_barrier,
 // osu_gather, osu_scatter) simulated on a scenario's machine: `nodes` nodes
 // of `ppn` ranks each, ranks placed node by node (a block placement, as
-// mpirun places them by default), host buffers, no variability. For every
+// mpirun places them by default), host buffers, the scenario's system noise
+// (machine.variability.noise) on the ranks' cores. For every
 // message size the ranks start together and run the collective as the MPI
 // library of the scenario (machine.mpi) would: its algorithm for that size
 // and communicator (mpi/mpi_collectives.hpp), every message simulated on the
 // machine's routes with its protocol model, every reduction's local combine
-// timed at machine.mpi.reduce_bytes_per_s. OSU's figure is each rank's
-// latency averaged over the ranks; the minimum and maximum are kept too.
+// timed at machine.mpi.reduce_bytes_per_s; a rank going on to a step waits
+// out a detour of its core (coll_matcher.hpp, StepNoise). OSU's figure is
+// each rank's latency averaged over the iterations, then over the ranks; the
+// minimum and maximum over the ranks are kept too. Node-level flows run
+// without noise.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -36,6 +40,14 @@ struct OsuCollectiveBench {
   enum class Flows { Auto, Rank, Node };
   Flows flows = Flows::Auto;
   static constexpr int kNodeFlowsAboveNodes = 8;
+  // Iterations per size, each started by an instantaneous barrier (OSU's
+  // MPI_Barrier between iterations). 0: one on a quiet machine, where every
+  // iteration is the same simulation, and kNoisyIterations under noise [U: OMB
+  // runs 1000 below 8 KiB and 100 above; 10 keeps a 32-node run in minutes].
+  int iterations = 0;
+  static constexpr int kNoisyIterations = 10;
+  // False: run without the scenario's noise (the quiet machine).
+  bool noise = true;
 };
 
 struct OsuCollectiveRow {
@@ -43,6 +55,8 @@ struct OsuCollectiveRow {
   double avg_us = 0, min_us = 0, max_us = 0; // over the ranks
   std::string algorithm;                     // what the table (or --algorithm) chose
   bool node_flows = false;                   // run with node-level flows
+  int iterations = 1;                        // averaged over
+  bool noisy = false;                        // the scenario's noise applied
 };
 
 /// Whether the size runs with node-level flows (OsuCollectiveBench::flows).

@@ -31,6 +31,8 @@ struct OsuArgs {
   std::string algorithm;
   std::int64_t max_bytes = 0; // 0: OMB's default for the kind
   bool full = false;
+  int iterations = 0; // --iterations given (collectives)
+  bool no_noise = false;
   std::string scenario;
   std::vector<std::string> set;
 };
@@ -82,6 +84,8 @@ std::string node_flow_runs(const std::vector<OsuCollectiveRow>& rows) {
 int run_osu_collective(const OsuArgs& args, const ResolvedScenario& sc) {
   OsuCollectiveBench b = args.coll;
   if (args.max_bytes > 0) b.max_bytes = args.max_bytes;
+  if (args.iterations > 0) b.iterations = args.iterations;
+  b.noise = !args.no_noise;
   mpi::Collective c{};
   mpi::Collective_Parse(upper(args.bench.kind), &c);
   b.collective = c;
@@ -99,6 +103,13 @@ int run_osu_collective(const OsuArgs& args, const ResolvedScenario& sc) {
                   ? (sc.machine.mpi.library().empty() ? "machine.mpi" : sc.machine.mpi.library().c_str())
                   : "--algorithm");
   std::printf("# algorithms: %s\n", algorithm_runs(rows).c_str());
+  if (rows.front().noisy)
+    std::printf("# system noise: machine.variability.noise (%d sources), %d iterations a size averaged\n",
+                sc.machine.variability.noise().sources_size(), rows.front().iterations);
+  else
+    std::printf("# no system noise%s, %d iteration%s a size\n",
+                sc.machine.variability.noise().sources_size() > 0 ? " (--no-noise)" : "",
+                rows.front().iterations, rows.front().iterations == 1 ? "" : "s");
   const std::string node_sizes = node_flow_runs(rows);
   if (!node_sizes.empty())
     std::printf("# node-level flows (docs/collectives.md, \"Node-level flows\"): %s B\n", node_sizes.c_str());
@@ -128,6 +139,7 @@ int run_osu(const OsuArgs& args) {
     return run_osu_collective(args, sc);
   OsuBench bench = args.bench;
   if (args.max_bytes > 0) bench.max_bytes = args.max_bytes;
+  if (args.iterations > 0) bench.iterations = args.iterations;
   if (bench.max_bytes > (std::int64_t{1} << 30))
     throw InputError("--max-bytes " + std::to_string(bench.max_bytes) + ": at most 1073741824 (1 GiB)");
   const OsuResult r = simulate_osu(sc, bench);
@@ -165,8 +177,9 @@ Command add_osu_command(CLI::App& app) {
       ->check(at_least(1));
   osu->add_option("--window", a->bench.window, "Window size for bw/bibw (default 64, OMB's)")
       ->check(at_least(1));
-  osu->add_option("--iterations", a->bench.iterations,
-                  "Iterations per size (the simulation is deterministic)")
+  osu->add_option("--iterations", a->iterations,
+                  "Iterations per size (default: 10 point to point; collectives: 1 on a quiet machine, 10 "
+                  "under the scenario's system noise, averaged)")
       ->check(at_least(1));
   osu->add_option_function<std::vector<int>>(
          "--pair",
@@ -185,6 +198,8 @@ Command add_osu_command(CLI::App& app) {
   osu->add_option("--algorithm", a->algorithm,
                   "Collectives: run this algorithm at every size instead of the scenario's machine.mpi table "
                   "(e.g. ring, recursive_doubling, rabenseifner, bruck, pairwise, binomial)");
+  osu->add_flag("--no-noise", a->no_noise,
+                "Collectives: run without the scenario's system noise (machine.variability.noise)");
   osu->add_flag("--full", a->full, "Collectives: also the minimum and maximum over the ranks (OSU's -f)");
   osu->add_option_function<std::string>(
          "--flows",
@@ -203,11 +218,12 @@ Command add_osu_command(CLI::App& app) {
   return {osu, [a, osu]() {
             const bool p2p =
                 std::find(kPointToPoint.begin(), kPointToPoint.end(), a->bench.kind) != kPointToPoint.end();
-            for (const char* flag : {"--nodes", "--ppn", "--min-bytes", "--algorithm", "--full", "--flows"})
+            for (const char* flag :
+                 {"--nodes", "--ppn", "--min-bytes", "--algorithm", "--full", "--flows", "--no-noise"})
               if (p2p && osu->count(flag) > 0)
                 throw InputError(std::string(flag) + ": a collectives flag; osu " + a->bench.kind +
                                  " runs between two nodes (--pair A B)");
-            for (const char* flag : {"--pair", "--window", "--iterations"})
+            for (const char* flag : {"--pair", "--window"})
               if (!p2p && osu->count(flag) > 0)
                 throw InputError(std::string(flag) + ": a point-to-point flag; osu " + a->bench.kind +
                                  " runs on --nodes x --ppn ranks");

@@ -23,8 +23,11 @@ public:
 
   /// Called by `rank` (from its actor) at its `seq`-th Sync of this
   /// communicator in step position `pos`; returns once every active member
-  /// has called it.
-  void meet(int rank, const traces::Sync& x, std::size_t pos, int seq);
+  /// has called it, and `recovery_s` later when a member came `stalled` (a
+  /// transfer of its failed in the collective's messages:
+  /// faults.retry.collective_recovery_s).
+  void meet(int rank, const traces::Sync& x, std::size_t pos, int seq, bool stalled = false,
+            double recovery_s = 0.0);
 
 private:
   int active_members(const traces::Sync& x);
@@ -34,6 +37,11 @@ private:
   std::map<Comm, int> active_count_;
   std::map<std::tuple<Comm, std::size_t, int>, sg4::BarrierPtr> meetings_;
   std::map<std::tuple<Comm, std::size_t, int>, int> arrived_;
+  struct Stall {
+    bool stalled = false;
+    int left = 0; // members still to read it
+  };
+  std::map<std::tuple<Comm, std::size_t, int>, Stall> stalls_;
 };
 
 } // namespace hplsim::sim

@@ -51,7 +51,11 @@ void count_failed_transfers_once() {
 
 FaultsRuntime::FaultsRuntime(const Platform& platform, const FaultTimeline& timeline)
     : platform_(platform), timeline_(timeline), step_cv_(sg4::ConditionVariable::create()),
-      mutex_(sg4::Mutex::create()), landed_cv_(sg4::ConditionVariable::create()) {}
+      mutex_(sg4::Mutex::create()), landed_cv_(sg4::ConditionVariable::create()) {
+  failures_.assign(static_cast<std::size_t>(platform.ranks()), 0);
+  for (int r = 0; r < platform.ranks(); ++r)
+    rank_of_host_.emplace(platform.cpu(r), r);
+}
 
 void FaultsRuntime::step_done(std::int64_t step) {
   const std::unique_lock<sg4::Mutex> lock(*mutex_);
@@ -209,6 +213,9 @@ int FaultsRuntime::flap_at(double failed_s) const {
 }
 
 void FaultsRuntime::note_failure(bool sender, double wait_s, bool first, int event, double failed_s) {
+  // Called from the actor of the rank whose transfer failed.
+  if (const auto it = rank_of_host_.find(sg4::this_actor::get_host()); it != rank_of_host_.end())
+    ++failures_[static_cast<std::size_t>(it->second)];
   FaultLog::Entry& e = log_.by_event[event];
   e.event = event;
   e.first_s = std::min(e.first_s, failed_s);

@@ -25,6 +25,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include <simgrid/s4u.hpp>
@@ -125,6 +126,10 @@ public:
     if (log_.abort_reason) throw RunAborted{};
   }
   const FaultLog& log() const { return log_; }
+  /// Transfers of `rank` that failed so far, as sender or receiver (its actor noted them).
+  int failures_of(int rank) const { return failures_[static_cast<std::size_t>(rank)]; }
+  /// faults.retry.collective_recovery_s: what a collective with a stalled member adds (collective_sync.hpp).
+  double collective_recovery_s() const { return timeline_.collective_recovery_s; }
   const FaultTimeline& timeline() const { return timeline_; }
 
 private:
@@ -147,6 +152,8 @@ private:
   const Platform& platform_;
   const FaultTimeline& timeline_;
   FaultLog log_;
+  std::unordered_map<const simgrid::s4u::Host*, int> rank_of_host_; // a rank's CPU host
+  std::vector<int> failures_;                                       // by rank
   std::vector<int> down_;    // flap ids currently down, in the order they went down
   std::map<int, int> holds_; // topology link -> flaps holding it down
   using MessageKey = std::tuple<int, int, std::int64_t>; // from, to, seq

@@ -3,6 +3,7 @@
 #include "models/random_draws.hpp"
 #include "models/random_streams.hpp"
 #include "sim/engine/engine_setup.hpp"
+#include "sim/engine/faults_runtime.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -50,6 +51,7 @@ double RankRunner::node_gpu_step_factor(std::size_t pos) {
 }
 
 void RankRunner::compute(const traces::Compute& c, std::size_t pos, double t0) {
+  if (st_.options.faults != nullptr) failures_seen_ = st_.options.faults->failures_of(rank_);
   const models::KernelShape shape{c.kernel(), c.resource(), c.precision(), c.m(), c.n(), c.k()};
   double seconds = st_.kernels.seconds(shape, st_.options.threading_for(c.phase()));
   if (seconds <= 0.0) return;

@@ -200,7 +200,13 @@ void RankRunner::sync(const traces::Sync& x, std::size_t pos, double t0) {
     sync_pos_ = pos;
     sync_seq_.clear();
   }
-  st_.syncs->meet(rank_, x, pos, sync_seq_[{x.base(), x.stride(), x.size()}]++);
+  // A member is stalled when a transfer of its failed since its last computation or collective: in the
+  // collective's own messages (faults.retry.collective_recovery_s).
+  FaultsRuntime* faults = st_.options.faults;
+  const bool stalled = faults != nullptr && faults->failures_of(rank_) > failures_seen_;
+  if (faults != nullptr) failures_seen_ = faults->failures_of(rank_);
+  st_.syncs->meet(rank_, x, pos, sync_seq_[{x.base(), x.stride(), x.size()}]++, stalled,
+                  faults != nullptr ? faults->collective_recovery_s() : 0.0);
   accounts_.add(pos, phase_index(x.phase()), t0, sg4::Engine::get_clock());
 }
 

@@ -110,7 +110,8 @@ private:
   int exchange_seq_ = 0;
   std::size_t sync_pos_ = std::numeric_limits<std::size_t>::max(); // step of the syncs counted
   std::map<std::tuple<int, int, int>, int> sync_seq_;              // by communicator
-  std::vector<std::int64_t> rows_;                                 // panel_segments' scratch
+  int failures_seen_ = 0;          // FaultsRuntime::failures_of at the last computation or collective
+  std::vector<std::int64_t> rows_; // panel_segments' scratch
   std::vector<double> segments_;
   traces::Compute chunk_op_; // PolledUpdate's DTRSM and DGEMM chunks
 };

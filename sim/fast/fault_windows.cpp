@@ -85,6 +85,7 @@ FaultTimeline window_timeline(const WindowJob& job, const FaultTimeline& run) {
   FaultTimeline t;
   t.retry_waits_s = run.retry_waits_s;
   t.retry_timeout_s = run.retry_timeout_s;
+  t.collective_recovery_s = run.collective_recovery_s;
   if (job.flap < 0) return t;
   const auto it =
       std::find_if(run.flaps.begin(), run.flaps.end(), [&](const FlapEvent& e) { return e.id == job.flap; });

@@ -133,6 +133,7 @@ FaultTimeline build_timeline(const ResolvedScenario& sc, const topo::Topology& t
                         ? std::vector<double>(f.retry().waits_s().begin(), f.retry().waits_s().end())
                         : kCassiniRetryWaits_s;
   t.retry_timeout_s = f.retry().has_timeout_s() ? f.retry().timeout_s() : kCassiniSptTimeout_s;
+  t.collective_recovery_s = f.retry().collective_recovery_s();
   t.restart_setup_s = f.restart_setup_s();
   if (f.has_flap_process() || f.has_failure_process()) t.horizon_s = horizon_s;
   return t;

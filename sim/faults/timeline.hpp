@@ -46,8 +46,9 @@ struct FaultTimeline {
   std::vector<FlapEvent> flaps;                // by start time
   std::vector<NodeFailureEvent> node_failures; // by time
   std::vector<DegradationEvent> degradations;
-  std::vector<double> retry_waits_s; // the retry handler's waits, in order
-  double retry_timeout_s = 0.0;      // the packet timeout before each retry and before the cancel
+  std::vector<double> retry_waits_s;  // the retry handler's waits, in order
+  double retry_timeout_s = 0.0;       // the packet timeout before each retry and before the cancel
+  double collective_recovery_s = 0.0; // faults.retry.collective_recovery_s (what-if, default 0)
   double restart_setup_s = 0.0;
   /// The seeded processes' events are drawn over [0, horizon_s); 0 without a
   /// seeded process (listed events only).

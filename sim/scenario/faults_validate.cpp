@@ -166,7 +166,11 @@ void check_faults(const Checker& c, const Scenario& s, const ResolvedScenario& r
     if (!(f.retry().waits_s(i) >= 0.0))
       c.fail("faults.retry.waits_s",
              "faults.retry.waits_s[" + str(i) + "] must be >= 0, got " + format_number(f.retry().waits_s(i)));
-  if (f.has_retry()) MessageCheck(c, f.retry(), "faults.retry").non_negative("timeout_s");
+  if (f.has_retry()) {
+    MessageCheck r(c, f.retry(), "faults.retry");
+    r.non_negative("timeout_s");
+    r.non_negative("collective_recovery_s");
+  }
   MessageCheck(c, f, "faults").non_negative("restart_setup_s");
 }
 

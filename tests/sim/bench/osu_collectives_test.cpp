@@ -28,6 +28,7 @@ Table osu(const std::vector<std::string>& extra) {
   TempDir dir;
   std::vector<std::string> args = {"osu"};
   args.insert(args.end(), extra.begin(), extra.end());
+  args.emplace_back("--no-noise"); // the closed forms are the quiet machine's
   const CliResult r = run_hplsim(args, dir);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   Table t;
@@ -113,6 +114,38 @@ TEST(OsuCollectives, BarrierPrintsOneLine) {
   // Dissemination over 4 nodes: 2 rounds of empty messages (1.10 us each).
   // OSU's "%17.2f": the value alone, with no size column.
   EXPECT_NE(t.text.find("\n             2.20\n"), std::string::npos) << t.text;
+}
+
+TEST(OsuCollectives, TheScenariosNoiseSlowsTheCollectives) {
+  // MareNostrum 4's noise file (a 250 Hz tick on every core, 2 ms daemons 4 times a second on each node)
+  // on 4 x 48 ranks: every rank waits out the detours of its core between steps, and the allreduce waits
+  // for its slowest member, so the 10 iterations' average is above the quiet run's, which is the same
+  // simulation as before noise applied to collectives (docs/bench/osu-collectives/).
+  TempDir dir;
+  const CliResult noisy = run_hplsim(
+      {"osu", "allreduce", kMareNostrum4, "--nodes", "4", "--ppn", "48", "--max-bytes", "64"}, dir);
+  ASSERT_EQ(noisy.exit_code, 0) << noisy.err;
+  EXPECT_NE(
+      noisy.out.find("# system noise: machine.variability.noise (2 sources), 10 iterations a size averaged"),
+      std::string::npos)
+      << noisy.out;
+  const Table quiet = osu({"allreduce", kMareNostrum4, "--nodes", "4", "--ppn", "48", "--max-bytes", "64"});
+  EXPECT_NE(quiet.text.find("# no system noise (--no-noise), 1 iteration a size"), std::string::npos)
+      << quiet.text;
+  double noisy_sum = 0, quiet_sum = 0;
+  std::istringstream in(noisy.out);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream row(line);
+    long long size = 0;
+    double us = 0;
+    if (row >> size >> us) {
+      noisy_sum += us;
+      quiet_sum += at(quiet, size);
+    }
+  }
+  EXPECT_GT(quiet_sum, 0.0);
+  EXPECT_GT(noisy_sum, quiet_sum) << noisy.out << quiet.text;
 }
 
 TEST(OsuCollectives, BadLayoutsAndAlgorithmsNameTheirFlag) {

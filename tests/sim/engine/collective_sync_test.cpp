@@ -56,7 +56,7 @@ struct Outcome {
   double makespan_s = 0.0, mean_pfact_s = 0.0;
 };
 
-Outcome exchange(bool collective, bool flap) {
+Outcome exchange(bool collective, bool flap, double recovery_s = 0.0) {
   const auto v = run_isolated([&]() {
     auto engine = create_engine();
     const topo::FatTreeTopology tree(four_nodes());
@@ -82,6 +82,7 @@ Outcome exchange(bool collective, bool flap) {
       t.flaps.push_back(f);
     }
     t.retry_waits_s = kCassiniRetryWaits_s;
+    t.collective_recovery_s = recovery_s;
     FaultsRuntime faults(platform, t);
     ReplayOptions ro = one_step_options();
     ro.faults = &faults;
@@ -128,6 +129,18 @@ TEST(CollectiveSync, AFlapDelaysOnlyTheDependentPairPointToPointButEveryMemberOf
   EXPECT_NEAR(coll.makespan_s, late_s, 1e-4);
   EXPECT_NEAR(p2p.mean_pfact_s, (2 * late_s + 2 * 2 * kMessage_s) / 4, 1e-4);
   EXPECT_NEAR(coll.mean_pfact_s, late_s, 1e-4);
+}
+
+TEST(CollectiveSync, ARecoveryDelayIsPaidByAStalledCollectiveOnly) {
+  // faults.retry.collective_recovery_s = 2 s: the collective whose members 0 and 2 had their round-2
+  // messages fail leaves 2 s after its last member (all four at 4.025 s + 2 s); the point-to-point
+  // exchange has no collective to pay it; without a flap no member is stalled and nothing is added.
+  const double late_s = kFlapStart_s + 4.0 + kMessage_s;
+  const Outcome coll = exchange(true, true, 2.0), p2p = exchange(false, true, 2.0);
+  EXPECT_NEAR(coll.makespan_s, late_s + 2.0, 1e-4);
+  EXPECT_NEAR(coll.mean_pfact_s, late_s + 2.0, 1e-4);
+  EXPECT_NEAR(p2p.makespan_s, late_s, 1e-4);
+  EXPECT_NEAR(exchange(true, false, 2.0).makespan_s, 2 * kMessage_s, 1e-4);
 }
 
 } // namespace
