@@ -533,6 +533,14 @@ void validate_scenario(LoadedScenario& loaded, const pb::TextFormat::ParseInfoTr
            "options.mode: the analytic mode has HPL's closed form only, not HPL-MxP's; use reference, fast "
            "or auto",
            {"workload.benchmark"});
+  // Its closed form prices the panel on the CPU cores: a code that factors it
+  // on the GPU (docs/codes/) would be priced as another code.
+  if (s.options().mode() == Options::ANALYTIC && s.workload().benchmark() == Workload::HPL &&
+      (s.workload().hpl().code() == Hpl::ROCHPL_7 || s.workload().hpl().code() == Hpl::NVIDIA))
+    c.fail("options.mode",
+           "options.mode: the analytic mode prices a CPU panel, and workload.hpl.code factors the panel on "
+           "the GPU; use reference, fast or auto",
+           {"workload.hpl.code"});
   // Nor does it have system noise (docs/noise.md): a closed form of the
   // quiet machine would drop the sources without a word.
   if (s.options().mode() == Options::ANALYTIC && loaded.variability.noise().sources_size() > 0)
