@@ -312,7 +312,8 @@ void RankRunner::send(const traces::Send& s, std::size_t pos, double t0) {
 }
 
 void RankRunner::recv(const traces::Recv& r, std::size_t pos, double t0) {
-  const int phase = phase_index(r.phase());
+  // Recv.timer: the column the schedule's timer rule charges the receive to.
+  const int phase = phase_index(r.has_timer() ? r.timer() : r.phase());
   message_noise(r.bytes(), false);
   const double extra_s =
       r.repeat() > 1

@@ -99,7 +99,10 @@ struct RunResult {
   /// delays).
   std::optional<double> fault_free_time_s;
   std::string
-      panel_exchange;    // HPL's workload.hpl.panel_exchange ("p2p", "hybrid", "collective"); empty for MxP
+      panel_exchange; // HPL's workload.hpl.panel_exchange ("p2p", "hybrid", "collective"); empty for MxP
+  /// HPL's workload.hpl.timer_rule ("netlib", "rochpl", "hpl_gpu", "async_bcast"): which phase column a
+  /// wait for a panel is charged to (docs/replay.md, "The timer rule"); empty for MxP.
+  std::string timer_rule;
   std::string prescreen; // what pre-screening did (empty without it)
   std::string rederived; // --nodes K: what the grid rule re-derived (empty without it)
   bool has_faults = false;

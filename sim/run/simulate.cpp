@@ -112,6 +112,7 @@ RunResult initial_result(const ResolvedScenario& sc, const char* mode) {
   if (sc.workload.benchmark == Benchmark::Hpl) {
     static constexpr const char* kNames[] = {"p2p", "hybrid", "collective"};
     r.panel_exchange = kNames[static_cast<int>(sc.workload.hpl.panel_exchange)];
+    r.timer_rule = to_string(sc.workload.hpl.timer_rule);
   }
   return r;
 }

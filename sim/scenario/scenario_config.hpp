@@ -150,6 +150,8 @@ enum class SwapAlgo { BinaryExchange, SpreadRoll, Mix };
 enum class Refinement { Classical, Gmres };
 enum class Mode { Auto, Reference, Analytic, Fast };
 enum class PanelExchange { P2P, Hybrid, Collective };
+/// workload.hpl.timer_rule (traces::HplConfig::TimerRule).
+enum class TimerRule { Netlib, RocHpl, HplGpu, AsyncBcast };
 
 // HPL.dat's algorithm lines; used by benchmark HPL. Defaults [U]: PFACT Right,
 // NBMIN 4, NDIV 2, BCAST 1ringM, SWAP mix, swapping threshold 64. They are NOT
@@ -168,6 +170,8 @@ struct HplVariants {
   /// Point-to-point (netlib, the default: the schedules as before), Aurora's
   /// hybrid, or collectives throughout (docs/faults.md).
   PanelExchange panel_exchange = PanelExchange::P2P;
+  /// Which phase column a wait for a panel is charged to (docs/replay.md, "The timer rule").
+  TimerRule timer_rule = TimerRule::Netlib;
 };
 
 struct MxpConfig { // used by benchmark HPL_MXP

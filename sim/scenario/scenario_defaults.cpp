@@ -171,6 +171,9 @@ static_assert(same(BcastAlgo::OneRing, Hpl::ONE_RING) && same(BcastAlgo::OneRing
 static_assert(same(SwapAlgo::BinaryExchange, Hpl::BINARY_EXCHANGE) &&
               same(SwapAlgo::SpreadRoll, Hpl::SPREAD_ROLL) && same(SwapAlgo::Mix, Hpl::MIX) &&
               Hpl::SwapAlgo_ARRAYSIZE == 3);
+static_assert(same(TimerRule::Netlib, Hpl::NETLIB) && same(TimerRule::RocHpl, Hpl::ROCHPL) &&
+              same(TimerRule::HplGpu, Hpl::HPL_GPU) && same(TimerRule::AsyncBcast, Hpl::ASYNC_BCAST) &&
+              Hpl::TimerRule_ARRAYSIZE == 4);
 static_assert(same(PanelExchange::P2P, Hpl::P2P) && same(PanelExchange::Hybrid, Hpl::HYBRID) &&
               same(PanelExchange::Collective, Hpl::COLLECTIVE) && Hpl::PanelExchange_ARRAYSIZE == 3);
 static_assert(same(Refinement::Classical, Mxp::CLASSICAL) && same(Refinement::Gmres, Mxp::GMRES) &&
@@ -208,6 +211,7 @@ WorkloadConfig resolve_workload(const Workload& w) {
   if (h.has_swap()) out.hpl.swap = static_cast<SwapAlgo>(h.swap());
   set_if(h.has_swap_threshold(), h.swap_threshold(), out.hpl.swap_threshold_columns);
   if (h.has_panel_exchange()) out.hpl.panel_exchange = static_cast<PanelExchange>(h.panel_exchange());
+  if (h.has_timer_rule()) out.hpl.timer_rule = static_cast<TimerRule>(h.timer_rule());
   const Mxp& m = w.mxp();
   set_if(m.has_gpus_per_rank(), m.gpus_per_rank(), out.mxp.gpus_per_rank);
   if (m.has_refinement()) out.mxp.refinement = static_cast<Refinement>(m.refinement());
@@ -338,6 +342,24 @@ const char* to_string(SwapAlgo algo) {
     return "mix";
   }
   return "?";
+}
+
+const char* to_string(TimerRule rule) {
+  switch (rule) {
+  case TimerRule::Netlib:
+    return "netlib";
+  case TimerRule::RocHpl:
+    return "rochpl";
+  case TimerRule::HplGpu:
+    return "hpl_gpu";
+  case TimerRule::AsyncBcast:
+    return "async_bcast";
+  }
+  return "?";
+}
+
+const char* panel_wait_column(TimerRule rule) {
+  return rule == TimerRule::AsyncBcast ? "swap" : "bcast";
 }
 
 const char* to_string(Refinement refinement) {

@@ -16,6 +16,10 @@ const char* to_string(Benchmark benchmark);
 const char* to_string(PfactAlgo algo);
 const char* to_string(BcastAlgo algo);
 const char* to_string(SwapAlgo algo);
+/// The rule's name as summary.json and stdout give it ("netlib", "rochpl", "hpl_gpu", "async_bcast").
+const char* to_string(TimerRule rule);
+/// The phase column a wait for a panel goes to under `rule` ("bcast" or "swap").
+const char* panel_wait_column(TimerRule rule);
 const char* to_string(Refinement refinement);
 const char* to_string(NicMapping mapping);
 const char* to_string(Affinity affinity);

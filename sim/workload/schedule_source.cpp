@@ -80,6 +80,21 @@ traces::HplConfig hpl_config(const ResolvedScenario& sc) {
     c.panel_exchange = X::Collective;
     break;
   }
+  using T = traces::HplConfig::TimerRule;
+  switch (w.hpl.timer_rule) {
+  case TimerRule::Netlib:
+    c.timer_rule = T::Netlib;
+    break;
+  case TimerRule::RocHpl:
+    c.timer_rule = T::RocHpl;
+    break;
+  case TimerRule::HplGpu:
+    c.timer_rule = T::HplGpu;
+    break;
+  case TimerRule::AsyncBcast:
+    c.timer_rule = T::AsyncBcast;
+    break;
+  }
   c.gpu = sc.machine.node.gpus_per_node() > 0;
   c.host_staged = c.gpu && !sc.machine.placement.gpu_aware_mpi;
   return c;
