@@ -72,8 +72,12 @@ std::uint32_t HplStepEmitter::broadcast(ProgramBuilder& b, const HplPanel& pn, i
 
 void HplStepEmitter::charge_panel_wait(ProgramBuilder& b, int first) const {
   // The timer rule (HplConfig::TimerRule): under the asynchronous-broadcast
-  // hypothesis the first call that blocks on the panel is the row swap.
-  if (c_.panel_wait_in_swap()) b.charge_receives_to(first, SWAP);
+  // hypothesis the first call that blocks on the panel is the row swap of its
+  // rows. On the GPU that swap comes once the update in flight is done (the
+  // next panel's U2 rows are packed after this panel's U2 GEMM: emit_gpu_depth1),
+  // so only the panel's lateness beyond the rank's GEMM is SWAP's; on the CPU
+  // the update is the rank's own work, and the wait comes after it.
+  if (c_.panel_wait_in_swap()) b.charge_receives_to(first, SWAP, c_.gpu);
 }
 
 void HplStepEmitter::swap_exchange(ProgramBuilder& b, const HplPanel& pn, int row, int col,

@@ -139,7 +139,7 @@ int plan(PlanArgs a, const ScenarioOverrides& overrides) {
       const ResolvedScenario& sc = points[i];
       std::cout << g.nodes << " nodes: " << sc.workload.p << " x " << sc.workload.q << ", N " << sc.workload.n
                 << ", NB " << sc.workload.nb << ", idle ranks " << g.idle_ranks;
-      if (g.idle_ranks > 0) std::cout << " (" << g.nodes - g.active_nodes << " nodes' ranks)";
+      if (g.idle_ranks > 0) std::cout << " (" << g.nodes - g.active_nodes << " of the nodes idle)";
       if (g.memory_capped) std::cout << ", N capped to fit the memory";
       std::cout << "\n";
     }

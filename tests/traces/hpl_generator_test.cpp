@@ -805,8 +805,11 @@ TEST(HplGenerator, TimerRuleChargesOnlyTheBroadcastsReceivesToSwap) {
               if (op.has_recv() && op.recv().has_timer()) {
                 EXPECT_EQ(op.recv().timer(), SWAP);
                 EXPECT_EQ(op.recv().phase(), BCAST);
+                // On the GPU the swap that blocks on the panel comes after the update in flight.
+                EXPECT_EQ(op.recv().timer_outside_gemm(), gpu);
                 ++charged;
                 op.mutable_recv()->clear_timer();
+                op.mutable_recv()->clear_timer_outside_gemm();
               }
               if (op.has_polled_update()) {
                 self(*op.mutable_polled_update()->mutable_arrival(), self);
