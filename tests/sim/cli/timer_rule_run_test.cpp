@@ -15,13 +15,13 @@
 namespace hplsim::sim::testing {
 namespace {
 
-struct Run {
+struct RuleRun {
   nlohmann::json summary;
   std::vector<std::vector<std::string>> steps;
   std::string stdout_text;
 };
 
-Run run_with(const std::string& rule, const TempDir& dir) {
+RuleRun run_with(const std::string& rule, const TempDir& dir) {
   const fs::path out = dir / rule;
   const CliResult r =
       run_hplsim({"run", source_path("scenarios/aurora-hpl-1node.textproto"), "--mode", "reference", "--N",
@@ -37,8 +37,8 @@ double cell(const std::vector<std::string>& row, std::size_t i) {
 
 TEST(TimerRuleRun, MovesTheWaitForAPanelFromBcastToSwapAndNoStepTime) {
   TempDir dir;
-  const Run netlib = run_with("NETLIB", dir);
-  const Run async = run_with("ASYNC_BCAST", dir);
+  const RuleRun netlib = run_with("NETLIB", dir);
+  const RuleRun async = run_with("ASYNC_BCAST", dir);
   // Rmax and every step's start, end and length: the same to the last digit.
   EXPECT_EQ(async.summary["rmax_flops_per_s"], netlib.summary["rmax_flops_per_s"]);
   EXPECT_EQ(async.summary["time_s"], netlib.summary["time_s"]);
