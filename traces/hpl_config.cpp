@@ -97,4 +97,18 @@ std::string to_string(HplConfig::PanelExchange exchange) {
   return "?";
 }
 
+std::string to_string(HplConfig::TimerRule rule) {
+  switch (rule) {
+  case HplConfig::TimerRule::Netlib:
+    return "netlib";
+  case HplConfig::TimerRule::RocHpl:
+    return "rochpl";
+  case HplConfig::TimerRule::HplGpu:
+    return "hpl_gpu";
+  case HplConfig::TimerRule::AsyncBcast:
+    return "async_bcast";
+  }
+  return "?";
+}
+
 } // namespace hplsim::traces

@@ -29,6 +29,16 @@ struct HplConfig {
   /// panel, whose reduction stays point-to-point. The panel broadcast is HPL's
   /// `bcast` variant in all three (MPI_Bcast does not synchronize its members).
   enum class PanelExchange { P2P, Hybrid, Collective };
+  /// Which timer a wait for a panel that has not arrived is charged to
+  /// (docs/replay.md, "The timer rule"). The open codes charge it to the call
+  /// that blocks on the panel, a broadcast call: netlib HPL 2.3's
+  /// `HPL_bcast` probe loop in HPL_pdupdateTT (inside its UPDATE timer),
+  /// rocHPL's LBCAST (HPL_pdpanel_bcast), HPL-GPU's BCAST; all three are
+  /// hplsim's BCAST column. AsyncBcast [I]: the broadcast progresses in the
+  /// background, and the first call that blocks on the panel is the row
+  /// swap, which needs its pivots: the wait is SWAP. The rule moves time
+  /// between phase columns and never changes a step's length.
+  enum class TimerRule { Netlib, RocHpl, HplGpu, AsyncBcast };
 
   std::int64_t n = 0;  ///< matrix order N
   std::int64_t nb = 0; ///< block size NB
@@ -45,6 +55,9 @@ struct HplConfig {
   Swap swap = Swap::Mix;
   int swap_threshold = 64; ///< Mix: spread-roll when the local width exceeds it
   PanelExchange panel_exchange = PanelExchange::P2P;
+  TimerRule timer_rule = TimerRule::Netlib;
+  /// True when a wait for a panel is charged to SWAP (else to BCAST).
+  bool panel_wait_in_swap() const { return timer_rule == TimerRule::AsyncBcast; }
   /// True when panel column `c`'s pivot reduction is a collective.
   bool collective_column(std::int64_t c) const {
     return panel_exchange == PanelExchange::Collective || (panel_exchange == PanelExchange::Hybrid && c > 0);
@@ -111,5 +124,6 @@ std::string to_string(HplConfig::Pfact pfact);
 std::string to_string(HplConfig::Bcast bcast);
 std::string to_string(HplConfig::Swap swap);
 std::string to_string(HplConfig::PanelExchange exchange);
+std::string to_string(HplConfig::TimerRule rule);
 
 } // namespace hplsim::traces

@@ -61,12 +61,23 @@ std::uint32_t HplStepEmitter::broadcast(ProgramBuilder& b, const HplPanel& pn, i
   const int first = b.size();
   emit_pattern(b, Communicator::row(grid_, row), pattern, BCAST);
   if (device_messages()) b.mark_device_buffers(first); // the panel leaves from and lands in HBM
+  charge_panel_wait(b, first);
   if (!c_.host_staged || col == pn.pcol || c_.q <= 1) return 0;
   // The panel arrived in host memory; the GPU's DTRSM/DGEMM need it on the device.
   const std::int64_t bytes = doubles(panel_length_doubles(rows_below(pn, row), pn.jb));
   if (async_h2d) return b.copy_async(Copy::H2D, bytes, COPY);
   b.copy(Copy::H2D, bytes, COPY);
   return 0;
+}
+
+void HplStepEmitter::charge_panel_wait(ProgramBuilder& b, int first) const {
+  // The timer rule (HplConfig::TimerRule): under the asynchronous-broadcast
+  // hypothesis the first call that blocks on the panel is the row swap of its
+  // rows. On the GPU that swap comes once the update in flight is done (the
+  // next panel's U2 rows are packed after this panel's U2 GEMM: emit_gpu_depth1),
+  // so only the panel's lateness beyond the rank's GEMM is SWAP's; on the CPU
+  // the update is the rank's own work, and the wait comes after it.
+  if (c_.panel_wait_in_swap()) b.charge_receives_to(first, SWAP, c_.gpu);
 }
 
 void HplStepEmitter::swap_exchange(ProgramBuilder& b, const HplPanel& pn, int row, int col,
@@ -226,7 +237,9 @@ void HplStepEmitter::emit_cpu(ProgramBuilder& b, int row, int col) const {
   const bool polled = bcast_is_probed(c_.bcast) && !pattern.empty() &&
                       pattern.front().kind == PeerMsg::Kind::Recv && rest > 0;
   if (!polled) {
+    const int first = b.size();
     emit_pattern(b, row_comm, pattern, BCAST);
+    charge_panel_wait(b, first);
     update_cpu(b, cur_, row, col, rest, false);
     return;
   }
@@ -237,6 +250,7 @@ void HplStepEmitter::emit_cpu(ProgramBuilder& b, int row, int col) const {
   arrival.recv(prev, pattern.front().recv_bytes, BCAST);
   pattern.erase(pattern.begin());
   emit_pattern(arrival, row_comm, pattern, BCAST);
+  charge_panel_wait(arrival, 0);
   b.adopt_tags(arrival);
   ProgramBuilder swap = b.nested(u->mutable_swap());
   swap_exchange(swap, cur_, row, col, rest);

@@ -75,6 +75,8 @@ private:
   /// copies the panel to the device (async; the tag is returned, 0 if none).
   std::uint32_t broadcast(ProgramBuilder& b, const HplPanel& pn, int row, int col, bool async_h2d) const;
   /// Pack the rows, [D2H], swap messages, [H2D] (everything before the unpack).
+  /// Charges the panel broadcast's receives among ops [first, size()) as the timer rule says.
+  void charge_panel_wait(ProgramBuilder& b, int first) const;
   void swap_exchange(ProgramBuilder& b, const HplPanel& pn, int row, int col, std::int64_t ncols) const;
   void swap_unpack(ProgramBuilder& b, const HplPanel& pn, std::int64_t ncols) const;
   static void emit_grouped_roll(ProgramBuilder& b, const Communicator& column, const Pattern& roll,

@@ -179,6 +179,18 @@ public:
       if (program_->ops(i).has_recv()) program_->mutable_ops(i)->mutable_recv()->set_repeat(repeat);
   }
 
+  /// Charges the receives among ops [first, size()) to `timer`'s column
+  /// (Recv.timer: the timer rule), leaving them priced as their phase.
+  /// `outside_gemm`: only where none of the rank's GEMMs of the step runs (Recv.timer_outside_gemm).
+  void charge_receives_to(int first, Phase timer, bool outside_gemm) {
+    for (int i = first; i < program_->ops_size(); ++i)
+      if (program_->ops(i).has_recv()) {
+        Recv* r = program_->mutable_ops(i)->mutable_recv();
+        r->set_timer(timer);
+        if (outside_gemm) r->set_timer_outside_gemm(true);
+      }
+  }
+
   /// Marks the sends and receives among ops [first, size()) as GPU-memory
   /// buffers (Send.device / Recv.device: GPU-aware MPI, no host staging).
   void mark_device_buffers(int first) {

@@ -23,6 +23,7 @@
 #include "sim/scenario/memory_fit.hpp"
 #include "sim/scenario/scenario_defaults.hpp"
 #include "sim/study/plan.hpp"
+#include "sim/study/plan_grid.hpp"
 #include "sim/support/child_process.hpp"
 #include "sim/support/output_files.hpp"
 
@@ -40,16 +41,16 @@ struct PlanArgs {
   StudyScenarioFlags scenario;
 };
 
-// The scenario at `nodes` nodes, re-derived by the grid rule and validated as
-// if given by flags (an error names --nodes).
+// The scenario at `nodes` nodes as sim/study/plan_grid.hpp chooses its run
+// (the active nodes, their grid and N), validated as if given by flags (an
+// error names --nodes).
 ResolvedScenario point_scenario(const PlanArgs& a, const ScenarioOverrides& base_overrides,
-                                const ResolvedScenario& base, int nodes) {
-  const Rederived r = rederive_for_nodes(base.workload, nodes);
+                                const PlanGrid& g) {
   ScenarioOverrides o = base_overrides;
-  o.nodes = r.nodes;
-  o.p = r.p;
-  o.q = r.q;
-  o.n = r.n;
+  o.nodes = g.active_nodes;
+  o.p = g.p;
+  o.q = g.q;
+  o.n = g.n;
   return resolve(load_scenario(a.path, o));
 }
 
@@ -62,7 +63,7 @@ void check_node_counts(const std::vector<int>& counts, const ResolvedScenario& b
     if (nodes > base.machine.topology.nodes)
       throw InputError(flag + "more nodes than the machine has (machine.topology.nodes = " +
                        std::to_string(base.machine.topology.nodes) + ")");
-    const Rederived r = rederive_for_nodes(base.workload, nodes);
+    const PlanGrid r = plan_grid(base, nodes);
     const std::int64_t blocks = (r.n + base.workload.nb - 1) / base.workload.nb;
     if (blocks < std::max(r.p, r.q))
       throw InputError(flag + "below the grid's minimum: the re-derived " + std::to_string(r.p) + " x " +
@@ -75,7 +76,7 @@ void check_node_counts(const std::vector<int>& counts, const ResolvedScenario& b
 // One point, in this process (a child of the study's process: one SimGrid
 // engine per process). Reference mode's trials do not simulate the run
 // without faults: it runs in a process of its own first.
-std::string simulate_point(const ResolvedScenario& sc, const PlanArgs& a, int jobs) {
+std::string simulate_point(const ResolvedScenario& sc, const PlanGrid& g, const PlanArgs& a, int jobs) {
   TrialsOptions o;
   o.trials = a.trials;
   o.jobs = jobs;
@@ -104,7 +105,11 @@ std::string simulate_point(const ResolvedScenario& sc, const PlanArgs& a, int jo
   } else {
     t = simulate_trials(sc, o);
   }
-  const PlanPoint p = plan_point(t, a.window_hours * 3600.0);
+  PlanPoint p = plan_point(t, a.window_hours * 3600.0);
+  p.nodes = g.nodes;
+  p.active_nodes = g.active_nodes;
+  p.idle_ranks = g.idle_ranks;
+  p.memory_capped = g.memory_capped;
   return std::string(reinterpret_cast<const char*>(&p), sizeof p);
 }
 
@@ -119,9 +124,11 @@ int plan(PlanArgs a, const ScenarioOverrides& overrides) {
   for (const std::string& name : a.objectives)
     objectives.push_back(name == kObjectiveNames[0] ? Objective::RmaxInWindow : Objective::TimeToResult);
   // Every point's scenario is validated and its memory checked before anything is simulated.
+  std::vector<PlanGrid> grids;
   std::vector<ResolvedScenario> points;
   for (const int nodes : a.nodes) {
-    points.push_back(point_scenario(a, overrides, base, nodes));
+    grids.push_back(plan_grid(base, nodes));
+    points.push_back(point_scenario(a, overrides, grids.back()));
     check_memory_fits(points.back());
   }
   // The mode the points run in (auto picks by size, so points may differ),
@@ -134,10 +141,16 @@ int plan(PlanArgs a, const ScenarioOverrides& overrides) {
   for (std::size_t i = 0; i < modes.size(); ++i)
     mode += (i == 0 ? "" : i + 1 == modes.size() ? " and " : ", ") + modes[i];
   if (a.dry_run) {
-    std::cout << "Plan: " << base.name << ", " << mode << " mode\nRule: " << kRederiveRule << "\n";
-    for (const ResolvedScenario& sc : points)
-      std::cout << sc.workload.nodes << " nodes: " << sc.workload.p << " x " << sc.workload.q << ", N "
-                << sc.workload.n << ", NB " << sc.workload.nb << "\n";
+    std::cout << "Plan: " << base.name << ", " << mode << " mode\nRule: " << kPlanGridRule << "\n";
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const PlanGrid& g = grids[i];
+      const ResolvedScenario& sc = points[i];
+      std::cout << g.nodes << " nodes: " << sc.workload.p << " x " << sc.workload.q << ", N " << sc.workload.n
+                << ", NB " << sc.workload.nb << ", idle ranks " << g.idle_ranks;
+      if (g.idle_ranks > 0) std::cout << " (" << g.nodes - g.active_nodes << " of the nodes idle)";
+      if (g.memory_capped) std::cout << ", N capped to fit the memory";
+      std::cout << "\n";
+    }
     return kExitOk;
   }
   if (world.is_root()) {
@@ -145,12 +158,12 @@ int plan(PlanArgs a, const ScenarioOverrides& overrides) {
     write_about_json({"plan", base.name, base.description, "", mode, base.options.seed}, a.out_dir);
     std::cout << "Plan: " << base.name << ", " << a.trials << " trials per node count, " << mode
               << " mode, seed " << base.options.seed << "\n"
-              << "Rule: " << kRederiveRule << "\n";
+              << "Rule: " << kPlanGridRule << "\n";
   }
   const int jobs = a.jobs > 0 ? a.jobs : window_workers(0);
   const auto answers = run_study_items(
-      points.size(), 1, [&](std::size_t i) { return simulate_point(points[i], a, jobs); },
-      [&](std::size_t i) { std::cerr << "plan: " << points[i].workload.nodes << " nodes done\n"; });
+      points.size(), 1, [&](std::size_t i) { return simulate_point(points[i], grids[i], a, jobs); },
+      [&](std::size_t i) { std::cerr << "plan: " << grids[i].nodes << " nodes done\n"; });
   if (!answers) return kExitOk; // another rank's: rank 0 writes the files
   std::vector<PlanPoint> results(points.size());
   for (std::size_t i = 0; i < points.size(); ++i) {

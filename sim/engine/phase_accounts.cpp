@@ -48,11 +48,14 @@ void PhaseAccounts::open(std::size_t pos) {
     open_.push_back(std::move(spare_.back()));
     spare_.pop_back();
     open_.back().pos = pos;
+    open_.back().outside.clear();
   }
 }
 
 void PhaseAccounts::add(std::size_t pos, int phase, double start_s, double end_s) {
   if (phase < 0) return;
+  if (phase >= kOutsideGemm)
+    return add_outside(pos, phase - kOutsideGemm, static_cast<int>(PhaseId::Gemm), start_s, end_s);
   for (auto& a : open_)
     if (a.pos == pos) {
       if (end_s <= start_s) return;
@@ -68,11 +71,41 @@ void PhaseAccounts::add(std::size_t pos, int phase, double start_s, double end_s
   throw std::logic_error("replay: accounting for a closed step");
 }
 
+void PhaseAccounts::add_outside(std::size_t pos, int phase, int outside, double start_s, double end_s) {
+  if (phase < 0 || end_s <= start_s) return;
+  for (auto& a : open_)
+    if (a.pos == pos) {
+      a.outside.push_back({phase, outside, start_s, end_s});
+      return;
+    }
+  throw std::logic_error("replay: accounting for a closed step");
+}
+
+void PhaseAccounts::settle_outside(Accumulator& a) {
+  for (const Accumulator::Outside& o : a.outside) {
+    // The `outside` phase's intervals as a sorted disjoint union.
+    std::vector<std::pair<double, double>> cover = a.intervals[static_cast<std::size_t>(o.outside)];
+    std::sort(cover.begin(), cover.end());
+    double from = o.start_s;
+    auto& into = a.intervals[static_cast<std::size_t>(o.phase)];
+    for (const auto& [start, end] : cover) {
+      if (end <= from) continue;
+      if (start >= o.end_s) break;
+      if (start > from) into.emplace_back(from, start);
+      from = std::max(from, end);
+      if (from >= o.end_s) break;
+    }
+    if (from < o.end_s) into.emplace_back(from, o.end_s);
+  }
+  a.outside.clear();
+}
+
 void PhaseAccounts::close(std::size_t current, const std::function<bool(std::size_t)>& busy,
                           const std::function<void(std::size_t, const RankPhases&)>& closed) {
   for (auto it = open_.begin(); it != open_.end();) {
     const bool old = current == std::numeric_limits<std::size_t>::max() || it->pos + 2 <= current;
     if (old && !busy(it->pos)) {
+      settle_outside(*it);
       RankPhases phase_s{};
       for (std::size_t p = 0; p < phase_s.size(); ++p)
         phase_s[p] = union_length(it->intervals[p]);

@@ -318,7 +318,9 @@ void RankRunner::send(const traces::Send& s, std::size_t pos, double t0) {
 }
 
 void RankRunner::recv(const traces::Recv& r, std::size_t pos, double t0) {
-  const int phase = phase_index(r.phase());
+  // Recv.timer: the column the schedule's timer rule charges the receive to.
+  const int charged = phase_index(r.has_timer() ? r.timer() : r.phase());
+  const int phase = r.has_timer() && r.timer_outside_gemm() ? PhaseAccounts::outside_gemm(charged) : charged;
   message_noise(r.bytes(), false);
   const double extra_s =
       r.repeat() > 1

@@ -1,6 +1,7 @@
 #include "sim/report/crossover.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <vector>
@@ -25,9 +26,28 @@ std::vector<const StepRecord*> timed_panel_steps(const RunResult& result) {
   return steps;
 }
 
+// The first step from which `holds` is true to the end, a step counting
+// when `holds` is true for most of the steps within h of it.
+std::optional<std::int64_t> sustained(const std::vector<const StepRecord*>& steps,
+                                      const std::function<bool(std::size_t)>& holds) {
+  const std::size_t n = steps.size();
+  // below[i] = 1 when step i holds; prefix sums count them over any span.
+  std::vector<std::size_t> below_before(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i)
+    below_before[i + 1] = below_before[i] + (holds(i) ? 1 : 0);
+  const std::size_t h = std::max<std::size_t>(2, static_cast<std::size_t>(std::ceil(0.005 * double(n))));
+  std::optional<std::int64_t> first;
+  for (std::size_t i = n; i-- > 0;) {
+    const std::size_t lo = i >= h ? i - h : 0, hi = std::min(n, i + h + 1);
+    const std::size_t below = below_before[hi] - below_before[lo];
+    if (2 * below <= hi - lo) break; // not a majority: the suffix ends here
+    first = steps[i]->step;
+  }
+  return first;
+}
+
 // The first step from which `value` stays more than kCrossoverFall below its
-// early level (the median over the first quarter of the steps) to the end,
-// a step counting as below when most of the steps within h of it are.
+// early level (the median over the first quarter of the steps) to the end.
 std::optional<std::int64_t> sustained_fall(const std::vector<const StepRecord*>& steps,
                                            const std::function<double(const StepRecord&)>& value) {
   const std::size_t n = steps.size();
@@ -40,22 +60,34 @@ std::optional<std::int64_t> sustained_fall(const std::vector<const StepRecord*>&
   const auto mid = early.begin() + static_cast<std::ptrdiff_t>(early.size() / 2);
   std::nth_element(early.begin(), mid, early.end());
   const double threshold = (1.0 - kCrossoverFall) * *mid;
-  // below[i] = 1 when step i is below; prefix sums count them over any span.
-  std::vector<std::size_t> below_before(n + 1, 0);
-  for (std::size_t i = 0; i < n; ++i)
-    below_before[i + 1] = below_before[i] + (x[i] < threshold ? 1 : 0);
-  const std::size_t h = std::max<std::size_t>(2, static_cast<std::size_t>(std::ceil(0.005 * double(n))));
-  std::optional<std::int64_t> first;
-  for (std::size_t i = n; i-- > 0;) {
-    const std::size_t lo = i >= h ? i - h : 0, hi = std::min(n, i + h + 1);
-    const std::size_t below = below_before[hi] - below_before[lo];
-    if (2 * below <= hi - lo) break; // not a majority: the suffix ends here
-    first = steps[i]->step;
-  }
-  return first;
+  return sustained(steps, [&](std::size_t i) { return x[i] < threshold; });
+}
+
+// The largest phase of a step other than GEMM (and SOLVE, which panel steps do not have).
+PhaseId largest_other(const StepRecord& r) {
+  PhaseId best = PhaseId::Pfact;
+  for (const PhaseId id : {PhaseId::Bcast, PhaseId::Swap, PhaseId::Trsm})
+    if (phase(r, id) > phase(r, best)) best = id;
+  return best;
 }
 
 } // namespace
+
+std::optional<GemmBelowPhase> gemm_below_phase(const RunResult& result) {
+  const auto steps = timed_panel_steps(result);
+  const auto first = sustained(steps, [&](std::size_t i) {
+    return phase(*steps[i], PhaseId::Gemm) < phase(*steps[i], largest_other(*steps[i]));
+  });
+  if (!first) return std::nullopt;
+  // The phase GEMM falls below: the largest other phase summed over the suffix.
+  std::array<double, kPhaseCount> sums{};
+  for (const StepRecord* r : steps)
+    if (r->step >= *first)
+      for (const PhaseId id : {PhaseId::Pfact, PhaseId::Bcast, PhaseId::Swap, PhaseId::Trsm})
+        sums[static_cast<std::size_t>(id)] += phase(*r, id);
+  const auto top = std::max_element(sums.begin(), sums.end());
+  return GemmBelowPhase{*first, static_cast<PhaseId>(top - sums.begin())};
+}
 
 std::optional<std::int64_t> crossover_step(const RunResult& result) {
   return sustained_fall(timed_panel_steps(result), [](const StepRecord& r) {

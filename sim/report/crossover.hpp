@@ -39,6 +39,20 @@ std::optional<std::int64_t> rate_drop_step(const RunResult& result);
 /// at 0.12 of N, while the step time follows GEMM to 0.29.
 std::optional<std::int64_t> gemm_below_comm_step(const RunResult& result);
 
+/// The phase crossover as the Aurora paper's Fig. 5 describes it (arXiv
+/// 2604.09517: the run turns communication-bound where GEMM falls below
+/// SWAP): the first panel step from which GEMM stays below the largest other
+/// phase (PFACT, BCAST, SWAP, TRSM) on the slowest-rank view to the end
+/// ("stays" as in crossover_step), and which phase that is (the largest
+/// summed over those steps). It depends on the timer rule, which moves a
+/// wait for a panel between BCAST and SWAP (docs/replay.md, "The timer
+/// rule"); crossover_step and rate_drop_step do not.
+struct GemmBelowPhase {
+  std::int64_t step = 0;
+  PhaseId phase = PhaseId::Swap;
+};
+std::optional<GemmBelowPhase> gemm_below_phase(const RunResult& result);
+
 /// step * NB / N; nullopt for no step (or N is 0).
 std::optional<double> step_fraction(const RunResult& result, std::optional<std::int64_t> step);
 

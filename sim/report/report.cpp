@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -149,6 +150,11 @@ std::string summary_json_text(const RunResult& result) {
   put_step("crossover", crossover_step(result));
   put_step("rate_drop", rate_drop_step(result));
   put_step("gemm_below_comm", gemm_below_comm_step(result));
+  const auto below = gemm_below_phase(result);
+  put_step("gemm_below_phase", below ? std::optional<std::int64_t>(below->step) : std::nullopt);
+  j["gemm_below_phase"] = below ? nlohmann::ordered_json(kPhaseNames[static_cast<std::size_t>(below->phase)])
+                                : nlohmann::ordered_json(nullptr);
+  if (!result.timer_rule.empty()) j["timer_rule"] = result.timer_rule;
   j["completed"] = result.completed;
   j["failure"] =
       result.failure.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(result.failure);
@@ -252,6 +258,18 @@ std::string mode_label(const std::string& mode) {
   return "hplsim-" + mode;
 }
 
+/// What the timer rule of a run's phase columns is (docs/replay.md, "The timer rule").
+std::string timer_rule_words(const std::string& rule) {
+  if (rule == "async_bcast")
+    return "timer rule async_bcast, a HYPOTHESIS [I] about Intel's HPL: a wait for a panel is charged to "
+           "SWAP, the first call that blocks on it";
+  const char* code = rule == "rochpl"    ? "rocHPL's LBCAST"
+                     : rule == "hpl_gpu" ? "HPL-GPU's BCAST"
+                                         : "netlib's HPL_bcast";
+  return "timer rule " + rule +
+         ": a wait for a panel is charged to BCAST, the broadcast call that blocks on it (" + code + ")";
+}
+
 } // namespace
 
 void print_summary(const RunResult& result, std::ostream& out) {
@@ -323,6 +341,15 @@ void print_summary(const RunResult& result, std::ostream& out) {
   out << "Crossover (the update's share of the step time 2% below its early level to the end): "
       << at(crossover_step(result)) << "; sustained rate 2% below its plateau: " << at(rate_drop_step(result))
       << "; GEMM < max(SWAP, PFACT+BCAST): " << at(gemm_below_comm_step(result)) << "\n";
+  if (const auto below = gemm_below_phase(result)) {
+    std::string name = kPhaseNames[static_cast<std::size_t>(below->phase)];
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::toupper(c); });
+    out << "Phase crossover: GEMM below " << name << " (the largest other phase) from " << at(below->step);
+  } else {
+    out << "Phase crossover: GEMM stays the largest phase to the end";
+  }
+  if (!result.timer_rule.empty()) out << "; " << timer_rule_words(result.timer_rule);
+  out << "\n";
   if (result.benchmark == "hpl-mxp") {
     out << "Refinement " << format_duration(result.refinement_s, 4) << ", " << result.refinement_iterations
         << " iterations";

@@ -45,7 +45,9 @@ double step_rate_tflops(const StepRecord& record);
 /// {pfact, bcast, swap, trsm, gemm, solve}, phase_mean_totals_s (the same
 /// keys), dominant_phases [{phase, first_step, last_step}], crossover_step,
 /// crossover_fraction, rate_drop_step, rate_drop_fraction, gemm_below_comm_step,
-/// gemm_below_comm_fraction (sim/report/crossover.hpp), completed, failure, fits_in_memory (null when the
+/// gemm_below_comm_fraction, gemm_below_phase_step, gemm_below_phase_fraction, gemm_below_phase (the
+/// phase GEMM falls below; sim/report/crossover.hpp), timer_rule (HPL: which column a wait for a
+/// panel is in; docs/replay.md, "The timer rule"), completed, failure, fits_in_memory (null when the
 /// machine declares no memory), and for hpl-mxp refinement_s, refinement_iterations.
 /// No wall-clock figure, path or timestamp. Doubles are written as the shortest
 /// text that reads back to the same value; non-finite ones as null.

@@ -111,6 +111,9 @@ struct RunResult {
   /// scenario sets that this code does not read. Empty for MxP.
   std::string code, code_title;
   std::vector<std::string> code_ignores;
+  /// HPL's workload.hpl.timer_rule ("netlib", "rochpl", "hpl_gpu", "async_bcast"): which phase column a
+  /// wait for a panel is charged to (docs/replay.md, "The timer rule"); empty for MxP.
+  std::string timer_rule;
   std::string prescreen; // what pre-screening did (empty without it)
   std::string rederived; // --nodes K: what the grid rule re-derived (empty without it)
   bool has_faults = false;

@@ -150,12 +150,20 @@ std::vector<StepRecord> analytic_steps(const ResolvedScenario& sc) {
     const double trsm = seconds(km, traces::KERNEL_TRSM, dev, jb, nq, 0);
     const std::int64_t update_rows = max_local(col0 + jb, w.n, w.nb, w.p);
     const double gemm = seconds(km, traces::KERNEL_GEMM, dev, update_rows, nq, jb);
-    r.phase_s = {pfact, bcast, swap, trsm, gemm, 0.0};
-    // The closed form prices one rank of each role: every rank broadcasts,
-    // swaps and updates; one process column in Q factors the panel.
-    r.mean_phase_s = {pfact / w.q, bcast, swap, trsm, gemm, 0.0};
     const double step_s =
         w.depth == 0 ? pfact + bcast + swap + trsm + gemm : std::max({trsm + gemm, pfact + bcast, swap});
+    // The timer rule (docs/replay.md, "The timer rule") moves a receiver's wait
+    // for the panel from BCAST to SWAP; the root's send of one hop stays BCAST.
+    // It changes the columns, not step_s.
+    double bcast_column = bcast, swap_column = swap;
+    if (resolved_timer_rule(sc) == TimerRule::AsyncBcast && hops > 0) {
+      bcast_column = alpha_dev + panel_doubles * 8.0 / beta_dev;
+      swap_column = swap + bcast;
+    }
+    r.phase_s = {pfact, bcast_column, swap_column, trsm, gemm, 0.0};
+    // The closed form prices one rank of each role: every rank broadcasts,
+    // swaps and updates; one process column in Q factors the panel.
+    r.mean_phase_s = {pfact / w.q, bcast_column, swap_column, trsm, gemm, 0.0};
     r.start_s = clock;
     clock += step_s;
     r.end_s = clock;

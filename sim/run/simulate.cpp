@@ -119,6 +119,7 @@ RunResult initial_result(const ResolvedScenario& sc, const char* mode) {
     r.code = traces::code_facts(code).name;
     r.code_title = traces::code_facts(code).title;
     r.code_ignores = traces::ignored_lines(code, sc.workload.hpl.set_lines);
+    r.timer_rule = to_string(resolved_timer_rule(sc));
   }
   return r;
 }

@@ -152,6 +152,8 @@ enum class Mode { Auto, Reference, Analytic, Fast };
 enum class PanelExchange { P2P, Hybrid, Collective };
 /// The HPL code a run replays (scenario.proto, Hpl.Code; docs/codes/).
 enum class HplCode { Netlib23, IntelGpu, Rochpl6, Rochpl7, Nvidia };
+/// workload.hpl.timer_rule (traces::HplConfig::TimerRule).
+enum class TimerRule { Netlib, RocHpl, HplGpu, AsyncBcast };
 
 // HPL.dat's algorithm lines; used by benchmark HPL. Defaults [U]: PFACT Right,
 // NBMIN 4, NDIV 2, BCAST 1ringM, SWAP mix, swapping threshold 64. They are NOT
@@ -175,6 +177,9 @@ struct HplVariants {
   /// HPL.dat lines the scenario sets explicitly (pfact, nbmin, ndiv, bcast,
   /// swap, swap_threshold, depth): what a code that ignores them reports.
   std::vector<std::string> set_lines;
+  /// Which phase column a wait for a panel is charged to (docs/replay.md, "The timer rule");
+  /// unset: the code's own rule, resolved_timer_rule().
+  std::optional<TimerRule> timer_rule;
 };
 
 struct MxpConfig { // used by benchmark HPL_MXP
@@ -265,7 +270,7 @@ struct ResolvedScenario {
   // When this run is not the reference's (LoadedScenario::reference_run):
   // the differing fields, the reference's values and this run's.
   std::string reference_run, this_run;
-  std::string left_out_fitted_path;   // --sourced-only: the fitted variability_file left out
+  std::string left_out_fitted_path; // --sourced-only: the fitted variability_file left out
 };
 
 /// The HPL code the run replays: workload.hpl.code, or when unset netlib 2.3

@@ -5,6 +5,7 @@
 #include "sim/scenario/scenario_defaults.hpp"
 
 #include "sim/scenario/prescreen_rule.hpp"
+#include "traces/hpl_code.hpp"
 
 namespace hplsim::sim {
 namespace {
@@ -171,6 +172,9 @@ static_assert(same(BcastAlgo::OneRing, Hpl::ONE_RING) && same(BcastAlgo::OneRing
 static_assert(same(SwapAlgo::BinaryExchange, Hpl::BINARY_EXCHANGE) &&
               same(SwapAlgo::SpreadRoll, Hpl::SPREAD_ROLL) && same(SwapAlgo::Mix, Hpl::MIX) &&
               Hpl::SwapAlgo_ARRAYSIZE == 3);
+static_assert(same(TimerRule::Netlib, Hpl::NETLIB) && same(TimerRule::RocHpl, Hpl::ROCHPL) &&
+              same(TimerRule::HplGpu, Hpl::HPL_GPU) && same(TimerRule::AsyncBcast, Hpl::ASYNC_BCAST) &&
+              Hpl::TimerRule_ARRAYSIZE == 4);
 static_assert(same(PanelExchange::P2P, Hpl::P2P) && same(PanelExchange::Hybrid, Hpl::HYBRID) &&
               same(PanelExchange::Collective, Hpl::COLLECTIVE) && Hpl::PanelExchange_ARRAYSIZE == 3);
 static_assert(same(HplCode::Netlib23, Hpl::NETLIB_2_3) && same(HplCode::IntelGpu, Hpl::INTEL_GPU) &&
@@ -222,6 +226,7 @@ WorkloadConfig resolve_workload(const Workload& w) {
   line(h.has_swap(), "swap");
   line(h.has_swap_threshold(), "swap_threshold");
   line(w.has_depth(), "depth");
+  if (h.has_timer_rule()) out.hpl.timer_rule = static_cast<TimerRule>(h.timer_rule());
   const Mxp& m = w.mxp();
   set_if(m.has_gpus_per_rank(), m.gpus_per_rank(), out.mxp.gpus_per_rank);
   if (m.has_refinement()) out.mxp.refinement = static_cast<Refinement>(m.refinement());
@@ -354,6 +359,34 @@ const char* to_string(SwapAlgo algo) {
     return "mix";
   }
   return "?";
+}
+
+const char* to_string(TimerRule rule) {
+  switch (rule) {
+  case TimerRule::Netlib:
+    return "netlib";
+  case TimerRule::RocHpl:
+    return "rochpl";
+  case TimerRule::HplGpu:
+    return "hpl_gpu";
+  case TimerRule::AsyncBcast:
+    return "async_bcast";
+  }
+  return "?";
+}
+
+TimerRule resolved_timer_rule(const ResolvedScenario& sc) {
+  if (sc.workload.hpl.timer_rule) return *sc.workload.hpl.timer_rule;
+  const std::string_view timer =
+      traces::code_facts(static_cast<traces::HplCode>(resolved_code(sc))).default_timer_rule;
+  if (timer == "swap") return TimerRule::AsyncBcast;
+  if (timer == "lbcast") return TimerRule::RocHpl;
+  if (timer == "bcast") return TimerRule::HplGpu;
+  return TimerRule::Netlib; // "update": netlib HPL 2.3's HPL_pdupdateTT
+}
+
+const char* panel_wait_column(TimerRule rule) {
+  return rule == TimerRule::AsyncBcast ? "swap" : "bcast";
 }
 
 const char* to_string(Refinement refinement) {

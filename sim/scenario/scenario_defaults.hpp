@@ -16,6 +16,13 @@ const char* to_string(Benchmark benchmark);
 const char* to_string(PfactAlgo algo);
 const char* to_string(BcastAlgo algo);
 const char* to_string(SwapAlgo algo);
+/// The rule's name as summary.json and stdout give it ("netlib", "rochpl", "hpl_gpu", "async_bcast").
+const char* to_string(TimerRule rule);
+/// The phase column a wait for a panel goes to under `rule` ("bcast" or "swap").
+/// The timer rule the run charges a wait for a panel by: workload.hpl.timer_rule, or when unset the
+/// rule of the code the run replays (traces::HplCodeFacts::default_timer_rule; docs/codes/).
+TimerRule resolved_timer_rule(const ResolvedScenario& sc);
+const char* panel_wait_column(TimerRule rule);
 const char* to_string(Refinement refinement);
 const char* to_string(NicMapping mapping);
 const char* to_string(Affinity affinity);

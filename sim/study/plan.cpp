@@ -81,6 +81,7 @@ PlanPoint plan_point(const TrialsResult& t, double window_s) {
   PlanPoint pt;
   const RunResult& ff = t.fault_free;
   pt.nodes = ff.nodes;
+  pt.active_nodes = ff.nodes;
   pt.ranks = ff.ranks;
   pt.p = ff.p;
   pt.q = ff.q;
@@ -153,7 +154,8 @@ void write_plan_csv(const std::vector<PlanPoint>& points, const std::string& pat
   const Best by_rmax = best_point(points, Objective::RmaxInWindow);
   const Best by_time = best_point(points, Objective::TimeToResult);
   write_file_atomically(path, [&](std::ostream& out) {
-    out << "nodes,ranks,p,q,n,nb,simulated,fault_free_time_s,fault_free_rmax_flops_per_s,"
+    out << "nodes,active_nodes,idle_ranks,ranks,p,q,n,n_memory_capped,nb,simulated,fault_free_time_s,fault_"
+           "free_rmax_flops_per_s,"
            "rmax_sampling_error_fraction,trials,completed,p_complete,p_complete_low,p_complete_high,"
            "time_mean_s,rmax_mean_flops_per_s,restart_setup_s,expected_time_to_result_s,"
            "expected_time_to_result_low_s,expected_time_to_result_high_s,p_result_in_window,"
@@ -161,7 +163,8 @@ void write_plan_csv(const std::vector<PlanPoint>& points, const std::string& pat
            "rmax_in_window_high,best_rmax_in_window,best_time_to_result,failure\n";
     for (std::size_t i = 0; i < points.size(); ++i) {
       const PlanPoint& p = points[i];
-      out << p.nodes << ',' << p.ranks << ',' << p.p << ',' << p.q << ',' << p.n << ',' << p.nb << ','
+      out << p.nodes << ',' << p.active_nodes << ',' << p.idle_ranks << ',' << p.ranks << ',' << p.p << ','
+          << p.q << ',' << p.n << ',' << (p.memory_capped ? "true" : "false") << ',' << p.nb << ','
           << (p.simulated ? "true" : "false") << ',' << number(p.fault_free_time_s) << ','
           << number(p.fault_free_rmax_flops_per_s) << ','
           << (p.sampling_error_fraction >= 0 ? number(p.sampling_error_fraction) : "") << ',' << p.trials

@@ -27,6 +27,10 @@ inline constexpr const char* kObjectiveNames[] = {"rmax-in-window", "time-to-res
 
 struct PlanPoint {
   int nodes = 0, ranks = 0, p = 0, q = 0;
+  /// The nodes whose ranks run HPL and the ranks left idle (sim/study/plan_grid.hpp); a point
+  /// made by plan_point alone has every node active.
+  int active_nodes = 0, idle_ranks = 0;
+  bool memory_capped = false; ///< N lowered below the grid rule's to fit the memory
   std::int64_t n = 0, nb = 0;
   bool simulated = false;         ///< false: the fault-free simulation did not complete (`failure`)
   double fault_free_time_s = 0.0; ///< the run without faults

@@ -1,5 +1,7 @@
 #include "sim/workload/schedule_source.hpp"
 
+#include "sim/scenario/scenario_defaults.hpp"
+
 #include <algorithm>
 #include <type_traits>
 
@@ -89,6 +91,21 @@ traces::HplConfig hpl_config(const ResolvedScenario& sc) {
   c.code = static_cast<traces::HplCode>(resolved_code(sc));
   // netlib HPL 2.3 runs on the CPU cores whatever the node holds.
   c.gpu = sc.machine.node.gpus_per_node() > 0 && c.code != traces::HplCode::Netlib23;
+  using T = traces::HplConfig::TimerRule;
+  switch (resolved_timer_rule(sc)) {
+  case TimerRule::Netlib:
+    c.timer_rule = T::Netlib;
+    break;
+  case TimerRule::RocHpl:
+    c.timer_rule = T::RocHpl;
+    break;
+  case TimerRule::HplGpu:
+    c.timer_rule = T::HplGpu;
+    break;
+  case TimerRule::AsyncBcast:
+    c.timer_rule = T::AsyncBcast;
+    break;
+  }
   c.host_staged = c.gpu && !sc.machine.placement.gpu_aware_mpi;
   const traces::HplCodeFacts& facts = traces::code_facts(c.code);
   // A code that does not read an HPL.dat line runs its own choice (reported

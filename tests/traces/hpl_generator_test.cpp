@@ -778,3 +778,54 @@ TEST(HplGenerator, MessagePivotColumnsKeepTheirExchangesAsMessages) {
     EXPECT_GT(by_column[col][1], 0) << col;
   }
 }
+
+TEST(HplGenerator, TimerRuleChargesOnlyTheBroadcastsReceivesToSwap) {
+  // HplConfig::TimerRule: under AsyncBcast every receive of a panel broadcast
+  // (BCAST) carries Recv.timer = SWAP, and nothing else of the schedule
+  // changes; the open codes' rules leave the schedule as netlib's. CPU with
+  // the polled update, and the host-staged GPU look-ahead Aurora runs.
+  using T = HplConfig::TimerRule;
+  for (const bool gpu : {false, true}) {
+    HplConfig c = gpu ? staged_gpu_config(4) : small_config();
+    c.depth = 1;
+    c.timer_rule = T::Netlib;
+    const auto netlib = all_steps(HplScheduleGenerator(c));
+    for (const T rule : {T::RocHpl, T::HplGpu, T::AsyncBcast}) {
+      c.timer_rule = rule;
+      const HplScheduleGenerator g(c);
+      const auto steps = all_steps(g);
+      ASSERT_TRUE(validate_all(g, steps).ok());
+      ASSERT_EQ(steps.size(), netlib.size());
+      int charged = 0;
+      for (std::size_t k = 0; k < steps.size(); ++k) {
+        StepSchedule relabelled = steps[k];
+        for (auto& prog : *relabelled.mutable_ranks()) {
+          const auto clear = [&](RankProgram& p, const auto& self) -> void {
+            for (auto& op : *p.mutable_ops()) {
+              if (op.has_recv() && op.recv().has_timer()) {
+                EXPECT_EQ(op.recv().timer(), SWAP);
+                EXPECT_EQ(op.recv().phase(), BCAST);
+                // On the GPU the swap that blocks on the panel comes after the update in flight.
+                EXPECT_EQ(op.recv().timer_outside_gemm(), gpu);
+                ++charged;
+                op.mutable_recv()->clear_timer();
+                op.mutable_recv()->clear_timer_outside_gemm();
+              }
+              if (op.has_polled_update()) {
+                self(*op.mutable_polled_update()->mutable_arrival(), self);
+                self(*op.mutable_polled_update()->mutable_swap(), self);
+              }
+            }
+          };
+          clear(prog, clear);
+        }
+        EXPECT_EQ(relabelled.SerializeAsString(), netlib[k].SerializeAsString())
+            << to_string(rule) << " gpu " << gpu << " step " << k;
+      }
+      if (rule == T::AsyncBcast)
+        EXPECT_GT(charged, 0) << "gpu " << gpu;
+      else
+        EXPECT_EQ(charged, 0) << to_string(rule) << " gpu " << gpu;
+    }
+  }
+}

@@ -108,6 +108,29 @@ RunResult gemm_against_comm() {
   return r;
 }
 
+TEST(GemmBelowPhase, FirstStepFromWhichGemmStaysBelowTheLargestOtherPhaseAndWhichOne) {
+  // gemm 10 - k against swap 4.5: below from step 6 (10 - 6 < 4.5), most of
+  // the steps within h = 2 of step 6 (6, 7, 8 of 4-8) below, of step 5 not.
+  RunResult r = gemm_against_comm();
+  auto below = gemm_below_phase(r);
+  ASSERT_TRUE(below.has_value());
+  EXPECT_EQ(below->step, 6);
+  EXPECT_EQ(below->phase, PhaseId::Swap);
+  // The same wait charged to BCAST (5.5 s) and no swap: below BCAST from step 5.
+  for (StepRecord& s : r.step_records) {
+    set(s, PhaseId::Swap, 0.0);
+    set(s, PhaseId::Bcast, 5.5);
+  }
+  below = gemm_below_phase(r);
+  ASSERT_TRUE(below.has_value());
+  EXPECT_EQ(below->step, 5);
+  EXPECT_EQ(below->phase, PhaseId::Bcast);
+  // GEMM the largest to the end: none.
+  for (StepRecord& s : r.step_records)
+    set(s, PhaseId::Gemm, 100.0);
+  EXPECT_EQ(gemm_below_phase(r), std::nullopt);
+}
+
 TEST(GemmBelowComm, FirstStepOfTheTailWhereGemmIsBelowSwapOrThePanelPath) {
   RunResult r = gemm_against_comm();
   EXPECT_EQ(gemm_below_comm_step(r), std::optional<std::int64_t>(6)); // 10 - k < 4.5
