@@ -150,6 +150,16 @@ TEST_F(HtmlReport, BadFilesAreErrorsNamingThem) {
       << error();
 }
 
+TEST_F(HtmlReport, ANoiseBenchDirectoryIsReportedUnderItsOwnTitle) {
+  write("about.json", R"({"kind": "noise-bench", "scenario": "small", "description": "48 nodes"})");
+  // 4 iterations of 1, 1, 1 and 2 ms: median 1000 us (nearest rank), 1 of 4 above 1.1 x it.
+  write("iterations.csv", "busy_cores,iteration,time_s\n48,0,0.001\n48,1,0.001\n48,2,0.002\n48,3,0.001\n");
+  const std::string page = report();
+  EXPECT_NE(page.find("<h1>Noise benchmark on small</h1>"), std::string::npos) << page;
+  EXPECT_NE(page.find("<td class=\"num\">1000</td>"), std::string::npos) << page;
+  EXPECT_NE(page.find("1 (25.0%)"), std::string::npos) << page;
+}
+
 TEST_F(HtmlReport, TheTitleIsTheScenariosDescription) {
   write("about.json", R"({"kind": "run", "scenario": "small", "description": "48 nodes & a dragonfly"})");
   write("summary.json", R"({"mode": "fast", "seed": 3, "completed": true})");

@@ -1,6 +1,6 @@
 // A run held against its scenario's published figure (sim/report/reference_report.hpp):
 // what stdout and summary.json say for a fit target, a prediction, a run that
-// did not complete, and a sourced-only run.
+// did not complete, a sourced-only run, and another run than the published one.
 #include "sim/report/reference_report.hpp"
 
 #include <sstream>
@@ -23,6 +23,26 @@ std::string printed(const RunResult& r) {
   std::ostringstream out;
   print_reference(r, out);
   return out.str();
+}
+
+TEST(ReferenceReport, AnotherRunThanThePublishedOneIsNotCompared) {
+  RunResult r = with_reference(true);
+  r.reference->reference_run = "9,234 nodes";
+  r.reference->this_run = "16 nodes";
+  EXPECT_FALSE(reference_difference_fraction(r).has_value());
+  const std::string text = printed(r);
+  EXPECT_NE(
+      text.find("Reference: 1.012 EF/s published; reference run: 9,234 nodes; this run differs (16 nodes): "
+                "no comparison"),
+      std::string::npos)
+      << text;
+  EXPECT_EQ(text.find('%'), std::string::npos) << text;
+  nlohmann::ordered_json j;
+  add_reference_json(r, j);
+  EXPECT_EQ(j["reference"]["comparable"], false);
+  EXPECT_TRUE(j["reference"]["difference_fraction"].is_null());
+  EXPECT_EQ(j["reference"]["reference_run"], "9,234 nodes");
+  EXPECT_EQ(j["reference"]["this_run"], "16 nodes");
 }
 
 TEST(ReferenceReport, AFitTargetAgreesByConstruction) {
