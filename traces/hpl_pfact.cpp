@@ -5,7 +5,6 @@
 #include <string>
 
 #include "traces/grid.hpp"
-#include "traces/hpl_pfact_device.hpp"
 
 namespace hplsim::traces {
 
@@ -199,7 +198,6 @@ void panel_factorization_work(int myrow, const PanelGeometry& g, const HplConfig
 void emit_panel_factorization(ProgramBuilder& b, const Communicator& column, int myrow,
                               const PanelGeometry& g, const HplConfig& config) {
   if (g.jb <= 0) return;
-  if (config.device_panel()) return emit_panel_factorization_device(b, column, myrow, g, config);
   if (config.panel_collective && g.p > 1 && !config.messages_for_column(g.pcol)) {
     PanelShape shape;
     shape.set_n(g.n);

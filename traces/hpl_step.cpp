@@ -5,6 +5,7 @@
 
 #include "traces/hpl_bcast.hpp"
 #include "traces/hpl_pfact.hpp"
+#include "traces/hpl_pfact_device.hpp"
 
 namespace hplsim::traces {
 
@@ -45,7 +46,11 @@ void HplStepEmitter::emit(ProgramBuilder& b, int row, int col) const {
 
 void HplStepEmitter::factor(ProgramBuilder& b, const HplPanel& pn, int row) const {
   const PanelGeometry g{c_.n, c_.nb, pn.j, pn.jb, c_.p, pn.prow, pn.pcol};
-  emit_panel_factorization(b, Communicator::column(grid_, pn.pcol), row, g, c_);
+  // The panel piece the code names: on the CPU cores or on the GPU.
+  if (c_.device_panel())
+    emit_panel_factorization_device(b, Communicator::column(grid_, pn.pcol), row, g, c_);
+  else
+    emit_panel_factorization(b, Communicator::column(grid_, pn.pcol), row, g, c_);
 }
 
 void HplStepEmitter::bcast_pattern_of(const HplPanel& pn, int row, int col, Pattern& out) const {
