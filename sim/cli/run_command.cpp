@@ -12,6 +12,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/run_trials.hpp"
 #include "sim/distributed/world.hpp"
+#include "sim/fast/fast_cost.hpp"
 #include "sim/report/about.hpp"
 #include "sim/report/faults_report.hpp"
 #include "sim/report/plot_svg.hpp"
@@ -139,6 +140,7 @@ int run(RunArgs a, const CLI::App& cmd) {
               << sc.workload.nodes << " nodes (" << sc.workload.ranks_per_node << " ranks per node), mode "
               << to_string(effective_mode(sc)) << "\n"
               << (sc.rederive_note.empty() ? "" : sc.rederive_note + "\n") << memory_report(sc) << "\n";
+    if (effective_mode(sc) == Mode::Fast) std::cout << fast_cost_report(sc) << "\n";
     return 0;
   }
   // A configuration real HPL could not allocate is refused before anything runs.
@@ -196,8 +198,10 @@ Command add_run_command(CLI::App& app) {
       ->check(CLI::IsMember({"reference", "fast", "analytic", "auto"}));
   run_cmd->add_option("--seed", args->seed, "Random seed (default: the scenario's)");
   run_cmd->add_option("--out", args->out_dir, "Output directory (default: hplsim-out/<scenario name>)");
-  run_cmd->add_flag("--dry-run", args->dry_run,
-                    "Print the configuration and its memory use per rank and per device, and stop");
+  run_cmd->add_flag(
+      "--dry-run", args->dry_run,
+      "Print the configuration, its memory use per rank and per device and, in fast mode, the estimated wall "
+      "time and memory of the run, and stop");
   run_cmd->add_flag(
       "--allow-oversubscription", args->overrides.allow_oversubscription,
       "Simulate even if the matrix does not fit in the declared memory (fits_in_memory: false)");

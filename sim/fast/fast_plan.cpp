@@ -4,16 +4,14 @@
 
 namespace hplsim::sim {
 
-FastPlan settle_fast_plan(const ResolvedScenario& sc) {
+FastPlan fast_plan_with(const ResolvedScenario& sc, bool fold, bool roll_collective) {
   FastPlan plan;
   plan.config = sc.options.fast;
   const FastConfig& c = plan.config;
   const int ranks = sc.workload.ranks();
-  // Folding starts above fold_above_ranks (docs/fast-mode.md: below it,
-  // windows of all ranks are fast enough).
-  plan.fold = c.fold == Fold::On || (c.fold == Fold::Auto && ranks > c.fold_above_ranks);
-  // The final solve (HPL_pdtrsv, or HPL-MxP's refinement) is folded above the
-  // same size even when the steps are not, in a window of its own: its schedule is thousands of
+  plan.fold = fold;
+  // The final solve (HPL_pdtrsv, or HPL-MxP's refinement) is folded above
+  // fold_above_ranks even when the steps are not, in a window of its own: its schedule is thousands of
   // operations per rank (~4,000 per GMRES iteration at Aurora's MxP grid:
   // 19,000 ranks would need ~6 GB of it) for under 1% of the run time
   // (docs/fast-mode.md, "the final solve"). In folded runs it gets a window of
@@ -38,16 +36,7 @@ FastPlan settle_fast_plan(const ResolvedScenario& sc) {
       cpu_panel && (c.panel_collective == Fold::On ||
                     (c.panel_collective == Fold::Auto && plan.shortcuts.pivot_collective &&
                      sc.machine.node.gpus_per_node() > 0));
-  // Auto: in folded runs of more than kRollCollectiveAboveRanks ranks. Measured
-  // against the roll sent as messages on the same window plans
-  // (docs/fast-mode.md, "12. Collective swap roll"): +0.11% at 16,416 ranks and
-  // +0.20% at 55,404 (12 windows of 6 steps), but +1.9% at 1,020 and +2.2% at
-  // 4,104, where the slices' rolls crowd the global links of a few dragonfly
-  // groups, a load the collective does not see.
-  constexpr int kRollCollectiveAboveRanks = 8192;
-  plan.shortcuts.roll_collective =
-      c.roll_collective == Fold::On ||
-      (c.roll_collective == Fold::Auto && plan.fold && ranks > kRollCollectiveAboveRanks);
+  plan.shortcuts.roll_collective = roll_collective;
   plan.shortcuts.swap_roll_group = c.swap_roll_group;
   plan.shortcuts.ring_aggregated = c.ring_aggregate;
   plan.workers = window_workers(c.workers);

@@ -15,6 +15,8 @@ struct FastPlan {
   int workers = 1;             // window processes at once
 };
 
-FastPlan settle_fast_plan(const ResolvedScenario& scenario);
+/// The plan with folding and the collective swap roll as given, the rest
+/// settled from options.fast (what estimate_fast_cost prices).
+FastPlan fast_plan_with(const ResolvedScenario& scenario, bool fold, bool roll_collective);
 
 } // namespace hplsim::sim

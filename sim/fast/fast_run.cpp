@@ -41,6 +41,7 @@
 #include "sim/engine/faults_runtime.hpp"
 #include "sim/engine/replay.hpp"
 #include "sim/engine/replay_setup.hpp"
+#include "sim/fast/fast_cost.hpp"
 #include "sim/fast/fast_plan.hpp"
 #include "sim/fast/fault_windows.hpp"
 #include "sim/fast/flap_reach.hpp"

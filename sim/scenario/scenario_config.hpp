@@ -232,8 +232,8 @@ struct FastConfig {
   Fold pivot_collective = Fold::Auto;
   // Auto: with pivot_collective on a GPU HPL run (docs/fast-mode.md, "collective panel factorization").
   Fold panel_collective = Fold::Auto;
-  // Auto: folded runs of more than 8,192 ranks (sim/fast/fast_plan.cpp; docs/fast-mode.md, "collective swap
-  // roll").
+  // Auto: folded runs where the cost estimate says it saves min_saving_s (sim/fast/fast_cost.cpp;
+  // docs/fast-mode.md, "collective swap roll").
   Fold roll_collective = Fold::Auto;
   int swap_roll_group = 1; // step by step (docs/fast-mode.md, "grouped swap roll": tried, optimistic)
   int fold_above_ranks = 4096;
@@ -244,6 +244,9 @@ struct FastConfig {
   // unset: 1 for GMRES, 2 for classical; docs/fast-mode.md, point 13).
   std::optional<int> refinement_iterations;
   double target_sampling_error = 0.0; // 0: none (docs/fast-mode.md, point 1)
+  // Auto folding / collective roll where they save at least this much wall time
+  // (sim/fast/fast_cost.hpp; docs/fast-mode.md, "What a run costs").
+  double min_saving_s = 10.0;
 };
 
 struct OptionsConfig {

@@ -294,6 +294,7 @@ ResolvedScenario resolve(const LoadedScenario& loaded) {
   set_if(f.has_workers(), f.workers(), out.options.fast.workers);
   if (f.has_refinement_iterations()) out.options.fast.refinement_iterations = f.refinement_iterations();
   set_if(f.has_target_sampling_error(), f.target_sampling_error(), out.options.fast.target_sampling_error);
+  set_if(f.has_min_saving_s(), f.min_saving_s(), out.options.fast.min_saving_s);
   if (f.has_interpolation() && f.interpolation() != FastOptions::INTERPOLATION_UNSET)
     out.options.fast.interpolation = static_cast<CurveRule>(f.interpolation());
   out.prescreen_note = apply_prescreen(out);

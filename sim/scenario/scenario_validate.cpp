@@ -521,6 +521,7 @@ void validate_scenario(LoadedScenario& loaded, const pb::TextFormat::ParseInfoTr
   fast.at_least("workers", 0);
   fast.at_least("refinement_iterations", 0);
   fast.in_range("target_sampling_error", 0.0, true, 1.0, false);
+  fast.non_negative("min_saving_s");
   if (const std::int64_t g = fast.integer("swap_roll_group");
       fast.has("swap_roll_group") && g > 1 && g % 2 != 0)
     fast.fail("swap_roll_group",
