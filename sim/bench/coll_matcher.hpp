@@ -25,7 +25,7 @@ namespace hplsim::sim {
 /// that goes on to a step first pays its messages' software overheads (`protocol`'s send and receive
 /// overheads; none when null) on its core, and a detour there holds it until it ends, as a detour holds
 /// a rank polling in MPI; a reduction's local combine is CPU work the detours stretch likewise
-/// (the treatment of noise-bench's messages: sim/engine/noise_bench.hpp).
+/// (the treatment of noise-bench's messages: sim/bench/noise_bench.hpp).
 struct StepNoise {
   const models::NoiseModel* noise = nullptr;
   const models::ProtocolModel* protocol = nullptr;

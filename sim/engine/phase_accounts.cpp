@@ -43,7 +43,7 @@ double PhaseAccounts::union_length(std::vector<std::pair<double, double>>& inter
 
 void PhaseAccounts::open(std::size_t pos) {
   if (spare_.empty()) {
-    open_.push_back({pos, {}});
+    open_.push_back({pos, {}, {}});
   } else {
     open_.push_back(std::move(spare_.back()));
     spare_.pop_back();

@@ -23,7 +23,7 @@ TEST(Plan, PrintsTheTableAndTheBestNodeCountUnderEachObjective) {
   const std::string sc = small_dragonfly_with_failures(dir);
   const CliResult r = run_hplsim(plan_args(sc, (dir / "a").string()), dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("Rule: P x Q: the factorization"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Rule: P x Q: the grid rule on the most nodes"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Best under rmax-in-window: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Best under time-to-result: "), std::string::npos) << r.out;
   // The window as given, and intervals as [lo, hi].
@@ -38,11 +38,11 @@ TEST(Plan, PrintsTheTableAndTheBestNodeCountUnderEachObjective) {
     EXPECT_EQ(r.out[comma + 1], ' ') << r.out.substr(open, close - open + 1);
   }
   EXPECT_GT(intervals, 0u) << r.out;
-  // Rows sorted by node count; 24 nodes re-derived to 144 ranks, 36 to 216,
-  // 48 the scenario's own run.
+  // Rows sorted by node count (nodes, active nodes, idle ranks, ranks, ...); 24 nodes
+  // re-derived to 144 ranks, 36 to 216, 48 the scenario's own run; every node active.
   const std::string csv = read_text(dir / "a" / "plan.csv");
-  const auto at24 = csv.find("\n24,144,"), at36 = csv.find("\n36,216,"),
-             at48 = csv.find("\n48,288,12,24,1228800,");
+  const auto at24 = csv.find("\n24,24,0,144,"), at36 = csv.find("\n36,36,0,216,"),
+             at48 = csv.find("\n48,48,0,288,12,24,1228800,");
   ASSERT_NE(at24, std::string::npos) << csv;
   EXPECT_LT(at24, at36);
   EXPECT_LT(at36, at48);

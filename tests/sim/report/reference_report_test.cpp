@@ -15,7 +15,7 @@ RunResult with_reference(bool fit_target) {
   r.rmax_flops_per_s = 1.0134e18;
   r.calibration = "calibrated";
   r.calibration_files = {"cal/fitted.textproto"};
-  r.reference = ReferenceFigure{"published-rmax", "a list", 1.012e18, fit_target};
+  r.reference = ReferenceFigure{"published-rmax", "a list", 1.012e18, fit_target, "", ""};
   return r;
 }
 
