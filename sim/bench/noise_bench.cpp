@@ -1,4 +1,5 @@
 #include "sim/bench/noise_bench.hpp"
+#include "sim/bench/bench_scenario.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -125,13 +126,7 @@ int check_noise_bench(const ResolvedScenario& sc, const NoiseBench& bench) {
 NoiseBenchResult simulate_noise_bench(const ResolvedScenario& sc, const NoiseBench& bench) {
   const int busy = check_noise_bench(sc, bench);
   const int cores = sc.machine.node.cores_per_node();
-  ResolvedScenario s = sc;
-  s.workload.nodes = bench.nodes;
-  s.workload.ranks_per_node = busy;
-  s.workload.panel_threads = 1;
-  s.workload.p = 1;
-  s.workload.q = bench.nodes * busy;
-  s.workload.benchmark = Benchmark::Hpl;
+  ResolvedScenario s = bench_scenario(sc, bench.nodes, busy);
   s.machine.placement.gpu_aware_mpi = false;
   s.faults.Clear();
   BuiltMachine m = build_machine(s, [](PlatformSpec& spec) { spec.gpus_per_rank = 0; });

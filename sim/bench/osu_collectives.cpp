@@ -7,6 +7,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "models/noise.hpp"
+#include "sim/bench/bench_scenario.hpp"
 #include "sim/bench/coll_matcher.hpp"
 #include "sim/bench/osu_node_flows.hpp"
 #include "sim/engine/engine_setup.hpp"
@@ -118,13 +119,7 @@ std::vector<OsuCollectiveRow> simulate_osu_collective(const ResolvedScenario& sc
                                                       const OsuCollectiveBench& b) {
   check_osu_collective(sc, b);
   const int ranks = b.nodes * b.ppn;
-  ResolvedScenario s = sc;
-  s.workload.nodes = b.nodes;
-  s.workload.ranks_per_node = b.ppn;
-  s.workload.panel_threads = 1;
-  s.workload.p = 1;
-  s.workload.q = ranks;
-  s.workload.benchmark = Benchmark::Hpl;
+  ResolvedScenario s = bench_scenario(sc, b.nodes, b.ppn);
   // The noise only: the other variability sources (kernel rates, links) are HPL's.
   const models::NoiseParams noise_params = sc.machine.variability.noise();
   s.machine.variability = {};

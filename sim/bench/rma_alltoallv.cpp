@@ -8,6 +8,7 @@
 
 #include <simgrid/s4u.hpp>
 
+#include "sim/bench/bench_scenario.hpp"
 #include "sim/bench/coll_matcher.hpp"
 #include "sim/bench/comm_waiter.hpp"
 #include "sim/bench/osu_node_flows.hpp"
@@ -211,13 +212,7 @@ void check_rma_alltoallv(const ResolvedScenario& sc, const RmaAlltoallvBench& b)
 std::vector<RmaAlltoallvRow> simulate_rma_alltoallv(const ResolvedScenario& sc, const RmaAlltoallvBench& b) {
   check_rma_alltoallv(sc, b);
   const int ranks = b.nodes * b.ppn;
-  ResolvedScenario s = sc;
-  s.workload.nodes = b.nodes;
-  s.workload.ranks_per_node = b.ppn;
-  s.workload.panel_threads = 1;
-  s.workload.p = 1;
-  s.workload.q = ranks;
-  s.workload.benchmark = Benchmark::Hpl;
+  ResolvedScenario s = bench_scenario(sc, b.nodes, b.ppn);
   s.machine.variability = {};
   s.machine.placement.gpu_aware_mpi = false;
   s.faults.Clear();

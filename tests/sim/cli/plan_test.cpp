@@ -84,10 +84,10 @@ TEST(Plan, BadFlagsAreErrorsThatNameTheFlag) {
       {{"plan", sc, "--nodes", "24,4800", "--out", out}, 1, "--nodes 4800: more nodes than the machine has"},
       {{"plan", sc, "--nodes", "0", "--out", out}, 1, "--nodes 0: a node count must be >= 1"},
       {{"plan", sc, "--nodes", "24,24", "--out", out}, 1, "--nodes 24: given twice"},
-      // 47 nodes: 282 ranks re-derived to 6 x 47 with N 7,424 = 29 blocks of 256 < 47.
-      {{"plan", sc, "--nodes", "47", "--set", "workload.n=7680", "--out", out},
+      // 48 nodes: the 12 x 24 grid with N 2,560 = 10 blocks of 256 < 24 columns.
+      {{"plan", sc, "--nodes", "48", "--set", "workload.n=2560", "--out", out},
        1,
-       "--nodes 47: below the grid's minimum"},
+       "--nodes 48: below the grid's minimum"},
       {{"plan", sc, "--nodes", "24", "--trials", "0", "--out", out}, 2, "--trials"},
       {{"plan", sc, "--nodes", "24", "--objective", "fastest", "--out", out}, 2, "--objective"},
       {{"plan", sc, "--nodes", "24", "--window-hours", "-1", "--out", out}, 2, "--window-hours"},
