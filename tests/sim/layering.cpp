@@ -36,8 +36,8 @@ const std::map<std::string, std::vector<std::string>>& library_deps() {
       {"sim/report", {"sim/result", "sim/support"}},
       {"sim/oracle", {"sim/study", "sim/engine", "sim/scenario", "sim/support", "models", "traces"}},
       {"sim/cli",
-       {"sim/distributed", "sim/bench", "sim/study", "sim/run", "sim/report", "sim/engine", "sim/scenario",
-        "sim/workload", "sim/support", "models"}},
+       {"sim/distributed", "sim/bench", "sim/study", "sim/run", "sim/fast", "sim/report", "sim/engine",
+        "sim/scenario", "sim/workload", "sim/support", "models"}},
   };
   return deps;
 }
