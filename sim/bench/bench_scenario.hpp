@@ -1,7 +1,10 @@
 #pragma once
 // The scenario a microbenchmark runs on: some nodes of the scenario's machine.
 
+#include <string>
+
 #include "sim/scenario/scenario_config.hpp"
+#include "sim/support/errors.hpp"
 
 namespace hplsim::sim {
 
@@ -17,6 +20,18 @@ inline ResolvedScenario bench_scenario(const ResolvedScenario& sc, int nodes, in
   s.workload.q = nodes * ranks_per_node;
   s.workload.benchmark = Benchmark::Hpl;
   return s;
+}
+
+/// The --nodes and --ppn of a microbenchmark: within the machine's nodes and a node's cores, and at
+/// least 2 ranks in all; an InputError naming the flag otherwise.
+inline void check_bench_ranks(const ResolvedScenario& sc, int nodes, int ppn) {
+  if (nodes < 1 || nodes > sc.machine.topology.nodes)
+    throw InputError("--nodes " + std::to_string(nodes) + ": the machine has " +
+                     std::to_string(sc.machine.topology.nodes) + " nodes");
+  const int cores = sc.machine.node.cores_per_node();
+  if (ppn < 1 || ppn > cores)
+    throw InputError("--ppn " + std::to_string(ppn) + ": a node has " + std::to_string(cores) + " cores");
+  if (nodes * ppn < 2) throw InputError("--nodes x --ppn: at least 2 ranks are needed");
 }
 
 } // namespace hplsim::sim

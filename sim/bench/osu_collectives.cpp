@@ -77,13 +77,7 @@ bool uses_node_flows(const OsuCollectiveBench& b, const mpi::CollCall& call) {
 }
 
 void check_osu_collective(const ResolvedScenario& sc, const OsuCollectiveBench& b) {
-  if (b.nodes < 1 || b.nodes > sc.machine.topology.nodes)
-    throw InputError("--nodes " + std::to_string(b.nodes) + ": the machine has " +
-                     std::to_string(sc.machine.topology.nodes) + " nodes");
-  const int cores = sc.machine.node.cores_per_node();
-  if (b.ppn < 1 || b.ppn > cores)
-    throw InputError("--ppn " + std::to_string(b.ppn) + ": a node has " + std::to_string(cores) + " cores");
-  if (b.nodes * b.ppn < 2) throw InputError("--nodes x --ppn: at least 2 ranks are needed");
+  check_bench_ranks(sc, b.nodes, b.ppn);
   if (b.min_bytes < 0 || b.max_bytes < 1 || b.min_bytes > b.max_bytes ||
       b.max_bytes > (std::int64_t{1} << 30))
     throw InputError("--min-bytes " + std::to_string(b.min_bytes) + " --max-bytes " +

@@ -193,13 +193,7 @@ std::vector<std::int64_t> rma_sizes(const RmaAlltoallvBench& b) {
 }
 
 void check_rma_alltoallv(const ResolvedScenario& sc, const RmaAlltoallvBench& b) {
-  if (b.nodes < 1 || b.nodes > sc.machine.topology.nodes)
-    throw InputError("--nodes " + std::to_string(b.nodes) + ": the machine has " +
-                     std::to_string(sc.machine.topology.nodes) + " nodes");
-  const int cores = sc.machine.node.cores_per_node();
-  if (b.ppn < 1 || b.ppn > cores)
-    throw InputError("--ppn " + std::to_string(b.ppn) + ": a node has " + std::to_string(cores) + " cores");
-  if (b.nodes * b.ppn < 2) throw InputError("--nodes x --ppn: at least 2 ranks are needed");
+  check_bench_ranks(sc, b.nodes, b.ppn);
   if (b.min_bytes < 1 || b.min_bytes > b.max_bytes || b.max_bytes > (std::int64_t{1} << 24))
     throw InputError("--min-bytes " + std::to_string(b.min_bytes) + " --max-bytes " +
                      std::to_string(b.max_bytes) + ": 1 <= min <= max <= 16777216 (16 MiB)");

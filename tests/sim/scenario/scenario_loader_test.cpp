@@ -141,9 +141,10 @@ TEST(ScenarioLoader, RejectsSyntaxError) {
 }
 
 TEST(ScenarioLoader, RejectsMissingRequiredField) {
-  EXPECT_EQ(error_of(with("  n: 8192\n", "")), "x.textproto:" + std::to_string(kWorkloadLine) +
-                                                 ":1: workload.n is required (the matrix order N), inside the "
-                                                 "workload { } block");
+  EXPECT_EQ(error_of(with("  n: 8192\n", "")),
+            "x.textproto:" + std::to_string(kWorkloadLine) +
+                ":1: workload.n is required (the matrix order N), inside the "
+                "workload { } block");
 }
 
 TEST(ScenarioLoader, RejectsMissingTopLevelMessagesAllAtOnce) {
