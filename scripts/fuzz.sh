@@ -14,7 +14,7 @@ JOBS=${JOBS:-$(nproc)}
 CXX_BIN=${CXX:-clang++-14}
 
 cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER="$CXX_BIN" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DHPLSIM_FUZZ=ON >/dev/null
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DHPLSIM_FUZZ=ON >/dev/null
 cmake --build build-fuzz -j"$JOBS" --target scenario_fuzz
 
 # The regression test first: every committed input once.
