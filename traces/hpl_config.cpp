@@ -36,9 +36,6 @@ void validate(const HplConfig& c) {
   // The collective prices the panel's CPU kernels as if the rank's core did
   // nothing else meanwhile: true when the updates run on the GPUs.
   if (c.panel_collective && !c.gpu) bad("panel_collective", "false when gpu is false", "true");
-  // The collective prices the CPU kernels of HPL_pdpan*N.c, not a GPU panel.
-  if (c.panel_collective && c.device_panel())
-    bad("panel_collective", "false when the panel is factored on the GPU", "true");
   if (!(c.gpu_split_fraction >= 0.0 && c.gpu_split_fraction <= 1.0))
     bad("gpu_split_fraction", "in [0, 1]", std::to_string(c.gpu_split_fraction));
 }

@@ -89,9 +89,10 @@ struct HplConfig {
   bool pivot_collective = false;
   /// Fast mode only (docs/fast-mode.md, "9. Collective panel factorization"): a
   /// process row's whole part of a panel factorization is one Exchange op with
-  /// its PanelShape set, priced by the replay (its CPU kernels from the kernel
-  /// models, its jb pivot exchanges as pivot_collective prices them). Needs
-  /// the CPU free for the panel (gpu: the update runs on the GPUs).
+  /// its PanelShape set, priced by the replay (its kernels from the kernel
+  /// models, on the CPU or, for a code that factors the panel on the GPU, on
+  /// the GPU with its flag copies; its jb pivot exchanges as pivot_collective
+  /// prices them). Needs gpu: a CPU panel's cores free of the update.
   bool panel_collective = false;
   /// Fast mode only (docs/fast-mode.md, "12. Collective swap roll"): each
   /// member's part of HPL_rollT (the spread-roll swap's P - 1 ring steps) is

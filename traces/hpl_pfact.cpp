@@ -198,20 +198,31 @@ void panel_factorization_work(int myrow, const PanelGeometry& g, const HplConfig
 void emit_panel_factorization(ProgramBuilder& b, const Communicator& column, int myrow,
                               const PanelGeometry& g, const HplConfig& config) {
   if (g.jb <= 0) return;
-  if (config.panel_collective && g.p > 1 && !config.messages_for_column(g.pcol)) {
-    PanelShape shape;
-    shape.set_n(g.n);
-    shape.set_nb(g.nb);
-    shape.set_row_begin(g.row_begin);
-    shape.set_nbmin(config.nbmin);
-    shape.set_ndiv(config.ndiv);
-    shape.set_pfact(static_cast<int>(config.pfact));
-    b.panel(column, g.icurrow, g.jb, shape, PFACT);
-    if (config.panel_exchange != HplConfig::PanelExchange::P2P)
-      b.mark_collective_from(config.panel_exchange == HplConfig::PanelExchange::Collective ? 0 : 1);
-    return;
-  }
+  if (panel_collective_applies(g, config))
+    return emit_collective_panel(b, column, g, config, panel_shape(g, config));
   PanelEmitter(b, column, myrow, g, config);
+}
+
+bool panel_collective_applies(const PanelGeometry& g, const HplConfig& config) {
+  return config.panel_collective && g.p > 1 && !config.messages_for_column(g.pcol);
+}
+
+PanelShape panel_shape(const PanelGeometry& g, const HplConfig& config) {
+  PanelShape shape;
+  shape.set_n(g.n);
+  shape.set_nb(g.nb);
+  shape.set_row_begin(g.row_begin);
+  shape.set_nbmin(config.nbmin);
+  shape.set_ndiv(config.ndiv);
+  shape.set_pfact(static_cast<int>(config.pfact));
+  return shape;
+}
+
+void emit_collective_panel(ProgramBuilder& b, const Communicator& column, const PanelGeometry& g,
+                           const HplConfig& config, const PanelShape& shape) {
+  b.panel(column, g.icurrow, g.jb, shape, PFACT);
+  if (config.panel_exchange != HplConfig::PanelExchange::P2P)
+    b.mark_collective_from(config.panel_exchange == HplConfig::PanelExchange::Collective ? 0 : 1);
 }
 
 } // namespace hplsim::traces

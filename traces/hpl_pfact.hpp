@@ -69,6 +69,18 @@ void panel_factorization_work(const std::vector<std::int64_t>& rows, const Panel
 void emit_panel_factorization(ProgramBuilder& b, const Communicator& column, int myrow,
                               const PanelGeometry& g, const HplConfig& config);
 
+/// Whether the panel is one collective Exchange op (fast mode's
+/// config.panel_collective, P > 1, the column's messages not kept for a fault).
+bool panel_collective_applies(const PanelGeometry& g, const HplConfig& config);
+
+/// The panel's shape as a collective panel factorization carries it.
+PanelShape panel_shape(const PanelGeometry& g, const HplConfig& config);
+
+/// The collective panel factorization: one Exchange op with `shape`, its
+/// exchanges marked collective as config.panel_exchange says.
+void emit_collective_panel(ProgramBuilder& b, const Communicator& column, const PanelGeometry& g,
+                           const HplConfig& config, const PanelShape& shape);
+
 /// The pivot exchange of panel column `c` for a member whose HPL_pdmxswp
 /// messages are `exchange` (pivot_exchange_pattern): the messages, or fast
 /// mode's shortcuts (pivot_collective: one Exchange op; pivot_group g > 1: the

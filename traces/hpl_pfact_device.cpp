@@ -8,6 +8,14 @@ void emit_panel_factorization_device(ProgramBuilder& b, const Communicator& colu
                                      const PanelGeometry& g, const HplConfig& config) {
   if (g.jb <= 0) return;
   const PivotPath pivots = code_facts(config.code).pivots;
+  if (panel_collective_applies(g, config)) {
+    // Fast mode: the member's GPU kernels, flag copies and jb exchanges as one op
+    // (docs/fast-mode.md, "9. Collective panel factorization").
+    PanelShape shape = panel_shape(g, config);
+    shape.set_device(true);
+    shape.set_host_flag(pivots == PivotPath::HostFlag);
+    return emit_collective_panel(b, column, g, config, shape);
+  }
   Pattern exchange;
   pivot_exchange_pattern(myrow, g.icurrow, g.p, g.jb, exchange);
   thread_local std::vector<PanelWork> work;

@@ -4,8 +4,8 @@ namespace hplsim::sim {
 
 const std::vector<PanelKernel>& PanelKernels::of(const std::vector<std::int64_t>& rows,
                                                  const traces::PanelGeometry& g,
-                                                 const traces::HplConfig& config) {
-  Key key{config.nbmin, config.ndiv, static_cast<int>(config.pfact), rows};
+                                                 const traces::HplConfig& config, bool device) {
+  Key key{config.nbmin, config.ndiv, static_cast<int>(config.pfact), device, rows};
   auto it = parts_.find(key);
   if (it != parts_.end()) return it->second;
   // A window factors a panel per step: the parts of the latest few are kept.
@@ -20,9 +20,10 @@ const std::vector<PanelKernel>& PanelKernels::of(const std::vector<std::int64_t>
       part.push_back({true, 0.0});
       continue;
     }
-    const models::KernelShape k{w.kernel, traces::CPU, traces::FP64, w.m, w.n, w.k};
+    const models::KernelShape k{w.kernel, device ? traces::GPU : traces::CPU, traces::FP64, w.m, w.n, w.k};
     const double seconds = kernels_.seconds(k, threading_);
-    if (!(seconds <= 0.0)) part.push_back({false, seconds}); // as the rank's own loop skipped them
+    if (!(seconds <= 0.0)) // as the rank's own loop skipped them
+      part.push_back({false, seconds, device && w.kernel == traces::KERNEL_PFACT_COLUMN});
   }
   return parts_.emplace(std::move(key), std::move(part)).first->second;
 }

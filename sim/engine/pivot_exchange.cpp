@@ -335,37 +335,47 @@ static void complete_together(std::vector<double>& done_s) {
 
 std::vector<double> PivotExchanges::replay_panel(const traces::Exchange& x,
                                                  const std::vector<double>& arrival_s,
-                                                 const std::vector<std::vector<double>>& segments) {
+                                                 const std::vector<PanelPart>& parts) {
   const std::size_t size = arrival_s.size();
   const std::size_t exchanges = static_cast<std::size_t>(x.jb());
   std::vector<double> t = arrival_s; // NaN for folded-away members
   std::vector<double> enter(size);
+  bool cpu = false;
   for (std::size_t m = 0; m < size; ++m)
-    if (!std::isnan(t[m]) && segments[m].size() != exchanges + 1)
-      throw std::logic_error("panel collective: member " + std::to_string(m) + " has " +
-                             std::to_string(segments[m].size()) + " segments for " +
-                             std::to_string(exchanges) + " exchanges");
-  const bool noisy = noise_ != nullptr; // the replay makes one only for an active noise
+    if (!std::isnan(t[m])) {
+      const PanelPart& p = parts[m];
+      if (p.before_s.size() != exchanges + 1 || (!p.beside_s.empty() && p.beside_s.size() != exchanges))
+        throw std::logic_error("panel collective: member " + std::to_string(m) + " has " +
+                               std::to_string(p.before_s.size()) + " segments for " +
+                               std::to_string(exchanges) + " exchanges");
+      cpu = cpu || p.cpu;
+    }
+  // The replay makes one only for an active noise, which stretches CPU work alone.
+  const bool noisy = noise_ != nullptr && cpu;
   std::vector<double> work(noisy ? size : 0);
   if (noisy) use_patterns(x);
   for (std::size_t j = 0; j < exchanges; ++j) {
     for (std::size_t m = 0; m < size; ++m)
-      enter[m] = std::isnan(t[m]) ? t[m] : t[m] + segments[m][j];
+      enter[m] = std::isnan(t[m]) ? t[m] : t[m] + parts[m].before_s[j];
     if (noisy) {
       for (std::size_t m = 0; m < size; ++m)
-        work[m] = std::isnan(t[m]) ? 0.0 : segments[m][j];
+        work[m] = std::isnan(t[m]) ? 0.0 : parts[m].before_s[j];
       noisy_entries(x, enter, t, work, noise_->layout().threads_per_rank);
     }
     std::vector<double> done = replay(x, enter, noisy); // fills the phantoms' NaN in `enter`
     if (x.has_collective_from_column() && static_cast<std::int64_t>(j) >= x.collective_from_column())
       complete_together(done);
     for (std::size_t m = 0; m < size; ++m)
-      if (!std::isnan(t[m])) t[m] = done[m];
+      if (!std::isnan(t[m])) {
+        const PanelPart& p = parts[m];
+        t[m] = done[m] + p.after_exchange_s;
+        if (!p.beside_s.empty()) t[m] = std::max(t[m], enter[m] + p.beside_s[j]);
+      }
   }
   const Network column(*this, x.base(), x.stride());
   for (std::size_t m = 0; m < size; ++m)
     if (!std::isnan(t[m])) {
-      const double work_s = segments[m][exchanges];
+      const double work_s = parts[m].before_s[exchanges];
       t[m] += work_s + (noisy && work_s > 0.0
                             ? noise_->rank_delay_s(column.rank_of(static_cast<int>(m)),
                                                    noise_->layout().threads_per_rank, t[m], work_s)
@@ -386,17 +396,17 @@ int PivotExchanges::active_members(const traces::Exchange& x) {
 }
 
 double PivotExchanges::meet(int rank, const traces::Exchange& x, std::size_t pos, int seq,
-                            const std::vector<double>* segments) {
+                            const PanelPart* part) {
   const int member = traces::Communicator{x.base(), x.stride(), x.size()}.member_of(rank);
   if (member < 0)
     throw std::runtime_error("schedule: rank " + std::to_string(rank) + " is not a member of its exchange");
   const double now = sg4::Engine::get_clock();
   const int expected = active_members(x);
   const bool panel = x.has_panel();
-  if (panel && segments == nullptr)
-    throw std::logic_error("panel collective: rank " + std::to_string(rank) + " brought no segments");
-  const auto complete = [&](std::vector<double>& arrival, const std::vector<std::vector<double>>& segs) {
-    if (panel) return replay_panel(x, arrival, segs);
+  if (panel && part == nullptr)
+    throw std::logic_error("panel collective: rank " + std::to_string(rank) + " brought no part");
+  const auto complete = [&](std::vector<double>& arrival, const std::vector<PanelPart>& parts) {
+    if (panel) return replay_panel(x, arrival, parts);
     if (x.has_roll()) return replay_roll(x, arrival);
     std::vector<double> done = replay(x, arrival);
     if (x.has_collective_from_column() && x.collective_from_column() <= 0) complete_together(done);
@@ -405,8 +415,8 @@ double PivotExchanges::meet(int rank, const traces::Exchange& x, std::size_t pos
   if (expected <= 1) {
     std::vector<double> arrival(static_cast<std::size_t>(x.size()), std::nan(""));
     arrival[static_cast<std::size_t>(member)] = now;
-    std::vector<std::vector<double>> alone(panel ? arrival.size() : 0);
-    if (panel) alone[static_cast<std::size_t>(member)] = *segments;
+    std::vector<PanelPart> alone(panel ? arrival.size() : 0);
+    if (panel) alone[static_cast<std::size_t>(member)] = *part;
     const double done_s = complete(arrival, alone)[static_cast<std::size_t>(member)];
     if (x.has_roll()) rolls_of_[rank] = {last_roll_, member};
     return done_s;
@@ -417,14 +427,14 @@ double PivotExchanges::meet(int rank, const traces::Exchange& x, std::size_t pos
     auto m = std::make_shared<Meeting>();
     m->barrier = sg4::Barrier::create(static_cast<unsigned>(expected));
     m->arrival_s.assign(static_cast<std::size_t>(x.size()), std::nan(""));
-    if (panel) m->segments.resize(static_cast<std::size_t>(x.size()));
+    if (panel) m->parts.resize(static_cast<std::size_t>(x.size()));
     it = meetings_.emplace(key, std::move(m)).first;
   }
   const std::shared_ptr<Meeting> meeting = it->second;
   meeting->arrival_s[static_cast<std::size_t>(member)] = now;
-  if (panel) meeting->segments[static_cast<std::size_t>(member)] = *segments;
+  if (panel) meeting->parts[static_cast<std::size_t>(member)] = *part;
   if (++meeting->arrived == expected) {
-    meeting->done_s = complete(meeting->arrival_s, meeting->segments);
+    meeting->done_s = complete(meeting->arrival_s, meeting->parts);
     if (x.has_roll()) meeting->roll = last_roll_;
     meetings_.erase(it);
   }

@@ -75,6 +75,20 @@ std::vector<double> pivot_exchange_completion_s(const PricedPatterns& priced,
 /// and each member sleeps until its own completion. Flows of other ops that
 /// share those links are not seen (docs/fast-mode.md, "collective pivot
 /// exchange", for the measured difference).
+/// A member's part of a collective panel factorization, timed from the
+/// member's arrival and, after each exchange, from the point it resumes: its
+/// work before each of the jb exchanges and after the last (before_s, jb + 1
+/// values); for a panel on the GPU, how long the leaf kernel launched before
+/// exchange j runs past the member's entry into it (beside_s, jb values; <= 0:
+/// done by then) and the host-to-device flag copy after each exchange
+/// (after_exchange_s). A member resumes when both are done.
+struct PanelPart {
+  std::vector<double> before_s;
+  std::vector<double> beside_s; // empty: a CPU panel
+  double after_exchange_s = 0.0;
+  bool cpu = true; // before_s is CPU work, which system noise stretches
+};
+
 class PivotExchanges {
 public:
   /// `noise` (null: a quiet machine) stretches every member's CPU work: its
@@ -89,13 +103,12 @@ public:
   /// Called by `rank` (from its actor) at its `seq`-th exchange of step
   /// position `pos`; blocks until the active members have arrived and returns
   /// the (simulated) time at which this rank is done with the exchange.
-  /// For a collective panel factorization (x.has_panel()), `segments` is the
-  /// rank's CPU time before each of the jb exchanges and after the last (jb +
-  /// 1 values): the exchanges are replayed in turn, member m entering
-  /// exchange j when it is done with exchange j - 1 (or arrived) plus its
-  /// segment j; a folded-away member enters each with the first active one.
-  double meet(int rank, const traces::Exchange& x, std::size_t pos, int seq,
-              const std::vector<double>* segments = nullptr);
+  /// For a collective panel factorization (x.has_panel()), `part` is the
+  /// rank's part (PanelPart): the exchanges are replayed in turn, member m
+  /// entering exchange j when it has resumed after exchange j - 1 (or
+  /// arrived) and done its work before exchange j; a folded-away member
+  /// enters each with the first active one.
+  double meet(int rank, const traces::Exchange& x, std::size_t pos, int seq, const PanelPart* part = nullptr);
 
   /// A swap roll's completion for `rank` as it stands now: a roll priced
   /// later that shares a node link with it may have moved it on
@@ -114,7 +127,7 @@ private:
                      const std::vector<double>& work_s, int threads);
   double message_cpu_s(std::int64_t send_bytes, std::int64_t recv_bytes) const;
   std::vector<double> replay_panel(const traces::Exchange& x, const std::vector<double>& arrival_s,
-                                   const std::vector<std::vector<double>>& segments);
+                                   const std::vector<PanelPart>& parts);
 
   const Platform& platform_;
   const models::ProtocolModel* protocol_;
@@ -140,8 +153,8 @@ private:
       rolls_of_; // rank -> its latest roll, its member
   struct Meeting {
     sg4::BarrierPtr barrier;
-    std::vector<double> arrival_s;             // NaN until the member arrives (phantoms stay NaN)
-    std::vector<std::vector<double>> segments; // collective panel: per member (phantoms: empty)
+    std::vector<double> arrival_s; // NaN until the member arrives (phantoms stay NaN)
+    std::vector<PanelPart> parts;  // collective panel: per member (phantoms: empty)
     int arrived = 0;
     std::vector<double> done_s; // filled by the last to arrive
     SwapRollPricer::Live roll;  // a swap roll's live completion times

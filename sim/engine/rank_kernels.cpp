@@ -12,10 +12,11 @@
 
 namespace hplsim::sim {
 
-// Fast mode's collective panel factorization: this rank's CPU time before each of the panel's
-// jb pivot exchanges and after the last one, priced as compute() prices the same kernels
-// (kernel model, panel threading, jitter drawn in the same order, the rank's core speed).
-const std::vector<double>& RankRunner::panel_segments(const traces::Exchange& x) {
+// Fast mode's collective panel factorization: this rank's part (PanelPart). A CPU panel's kernels
+// run on the rank's panel cores one after the other; a GPU panel's (traces/hpl_pfact_device.cpp) on
+// its GPU, each column's leaf kernel beside that column's exchange, the exchange bracketed by the
+// flag copies when the code has them.
+const PanelPart& RankRunner::panel_part(const traces::Exchange& x, std::size_t pos) {
   const traces::PanelShape& shape = x.panel();
   const int member = traces::Communicator{x.base(), x.stride(), x.size()}.member_of(rank_);
   const traces::PanelGeometry g{shape.n(), shape.nb(), shape.row_begin(), x.jb(), x.size(), x.root_member()};
@@ -24,18 +25,59 @@ const std::vector<double>& RankRunner::panel_segments(const traces::Exchange& x)
   config.ndiv = shape.ndiv();
   config.pfact = static_cast<traces::HplConfig::Pfact>(shape.pfact());
   traces::panel_local_rows(member, g, rows_);
-  const std::vector<PanelKernel>& part = st_.panel_kernels.of(rows_, g, config);
-  const double core_s = kWorkUnitsPerSecond / sg4::this_actor::get_host()->get_speed();
-  segments_.assign(1, 0.0);
-  for (const PanelKernel& k : part) {
+  const bool device = shape.device();
+  const std::vector<PanelKernel>& kernels = st_.panel_kernels.of(rows_, g, config, device);
+  part_.cpu = !device;
+  part_.before_s.assign(1, 0.0);
+  part_.beside_s.clear();
+  part_.after_exchange_s = 0.0;
+  if (!device) {
+    const double core_s = kWorkUnitsPerSecond / sg4::this_actor::get_host()->get_speed();
+    for (const PanelKernel& k : kernels) {
+      if (k.exchange) {
+        part_.before_s.push_back(0.0);
+        continue;
+      }
+      const double seconds = k.seconds * models::kernel_jitter_factor(rng_, st_.options.kernel_jitter_cv);
+      part_.before_s.back() += seconds * core_s;
+    }
+    return part_;
+  }
+  // The flag copies, each alone on its link (latency, then the bytes at the link's rate).
+  const auto copy_s = [this](bool d2h, double bytes) {
+    const PrivateCopyLink& link = private_copy_link(d2h);
+    return link.latency_s(bytes) +
+           bytes / std::min(link.bandwidth_bytes_per_s, link.bound_bytes_per_s(bytes));
+  };
+  const auto doubles = [](std::int64_t n) {
+    return static_cast<double>(n) * static_cast<double>(sizeof(double));
+  };
+  const double d2h_s = shape.host_flag() ? copy_s(true, doubles(4 + x.jb())) : 0.0;
+  part_.after_exchange_s = shape.host_flag() ? copy_s(false, doubles(4 + 2 * x.jb())) : 0.0;
+  // As compute() runs a GPU kernel: the node's factor of the step, the rank's GPU's own speed.
+  const double gpu_factor =
+      node_gpu_step_factor(pos) * kWorkUnitsPerSecond / st_.platform.gpu(rank_, 0)->get_speed();
+  double busy_s = 0.0;   // the member's time from the segment's start
+  double beside_s = 0.0; // when the leaf kernel launched in the segment is done
+  for (const PanelKernel& k : kernels) {
     if (k.exchange) {
-      segments_.push_back(0.0);
+      busy_s += d2h_s;
+      part_.before_s.back() = busy_s;
+      part_.beside_s.push_back(beside_s - busy_s);
+      part_.before_s.push_back(0.0);
+      busy_s = beside_s = 0.0;
       continue;
     }
-    const double seconds = k.seconds * models::kernel_jitter_factor(rng_, st_.options.kernel_jitter_cv);
-    segments_.back() += seconds * core_s;
+    const double seconds =
+        k.seconds * models::kernel_jitter_factor(rng_, st_.options.kernel_jitter_cv) * gpu_factor;
+    if (k.beside) { // on the GPU's one stream: after a leaf kernel still running
+      beside_s = std::max(beside_s, busy_s) + seconds;
+    } else {
+      busy_s = std::max(busy_s, beside_s) + seconds;
+    }
   }
-  return segments_;
+  part_.before_s.back() = std::max(busy_s, beside_s);
+  return part_;
 }
 
 // The node's GPU factor in the step at `pos` (ReplayOptions::node_gpu_step_cv).

@@ -184,8 +184,8 @@ void RankRunner::exchange(const traces::Exchange& x, std::size_t pos, double t0)
     exchange_pos_ = pos;
     exchange_seq_ = 0;
   }
-  const std::vector<double>* segments = x.has_panel() ? &panel_segments(x) : nullptr;
-  PendingOps::hold_until(st_.exchanges->meet(rank_, x, pos, exchange_seq_++, segments));
+  const PanelPart* part = x.has_panel() ? &panel_part(x, pos) : nullptr;
+  PendingOps::hold_until(st_.exchanges->meet(rank_, x, pos, exchange_seq_++, part));
   // A swap roll priced later may have slowed this one down while it slept.
   if (x.has_roll())
     for (double again_s; (again_s = st_.exchanges->roll_done_s(rank_)) > sg4::Engine::get_clock();)

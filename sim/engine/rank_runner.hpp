@@ -75,10 +75,10 @@ private:
   void recv(const traces::Recv& r, std::size_t pos, double t0);
 
   // rank_kernels.cpp: the kernels and copies on the rank's own CPU, GPUs and GPU link.
-  // Fast mode's collective panel factorization: this rank's CPU time before each of the panel's
-  // jb pivot exchanges and after the last one, priced as compute() prices the same kernels
-  // (kernel model, panel threading, jitter drawn in the same order, the rank's core speed).
-  const std::vector<double>& panel_segments(const traces::Exchange& x);
+  // Fast mode's collective panel factorization: this rank's part (PanelPart), its kernels priced
+  // as compute() prices them (kernel model, panel threading, jitter drawn in the same order, the
+  // rank's core speed or its node's GPU factor), its flag copies as copy() prices them alone.
+  const PanelPart& panel_part(const traces::Exchange& x, std::size_t pos);
   // The node's GPU factor in the step at `pos` (ReplayOptions::node_gpu_step_cv).
   double node_gpu_step_factor(std::size_t pos);
   void compute(const traces::Compute& c, std::size_t pos, double t0);
@@ -111,8 +111,8 @@ private:
   std::size_t sync_pos_ = std::numeric_limits<std::size_t>::max(); // step of the syncs counted
   std::map<std::tuple<int, int, int>, int> sync_seq_;              // by communicator
   int failures_seen_ = 0;          // FaultsRuntime::failures_of at the last computation or collective
-  std::vector<std::int64_t> rows_; // panel_segments' scratch
-  std::vector<double> segments_;
+  std::vector<std::int64_t> rows_; // panel_part's scratch
+  PanelPart part_;
   traces::Compute chunk_op_; // PolledUpdate's DTRSM and DGEMM chunks
 };
 

@@ -27,15 +27,11 @@ FastPlan fast_plan_with(const ResolvedScenario& sc, bool fold, bool roll_collect
   plan.shortcuts.pivot_group = c.pivot_group;
   plan.shortcuts.pivot_collective = when_folded(c.pivot_collective);
   // Auto: with the collective pivot exchange, where the panel's core is free
-  // (the updates run on the GPUs).
-  // It prices the CPU kernels of a CPU panel: a code that factors the panel on
-  // the GPU never takes it (traces::HplConfig::panel_collective).
-  const HplCode code = resolved_code(sc);
-  const bool cpu_panel = code != HplCode::Rochpl7 && code != HplCode::Nvidia;
-  plan.shortcuts.panel_collective =
-      cpu_panel && (c.panel_collective == Fold::On ||
-                    (c.panel_collective == Fold::Auto && plan.shortcuts.pivot_collective &&
-                     sc.machine.node.gpus_per_node() > 0));
+  // (the updates run on the GPUs), or the panel is on the GPU
+  // (traces::HplConfig::panel_collective).
+  plan.shortcuts.panel_collective = c.panel_collective == Fold::On ||
+                                    (c.panel_collective == Fold::Auto && plan.shortcuts.pivot_collective &&
+                                     sc.machine.node.gpus_per_node() > 0);
   plan.shortcuts.roll_collective = roll_collective;
   plan.shortcuts.swap_roll_group = c.swap_roll_group;
   plan.shortcuts.ring_aggregated = c.ring_aggregate;

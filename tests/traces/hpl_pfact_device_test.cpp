@@ -113,6 +113,33 @@ TEST(HplPfactDevice, EveryGpuCodeGivesAConsistentDeadlockFreeRun) {
       }
 }
 
+TEST(HplPfactDevice, FastModesCollectivePanelIsOneOpThatKnowsItIsOnTheGpu) {
+  // Fast mode's collective panel factorization of a GPU panel: the owner's
+  // whole part is one Exchange op whose shape says where it runs and whether
+  // the code brackets each exchange with flag copies.
+  for (HplCode code : {HplCode::Rochpl7, HplCode::Nvidia}) {
+    HplConfig c = gpu_config(code);
+    c.pivot_collective = true;
+    c.panel_collective = true;
+    const OwnerOps o = owner_ops(c);
+    EXPECT_EQ(o.gpu_pfact + o.d2h + o.h2d + o.host_sends + o.device_sends, 0) << code_facts(code).name;
+    const HplScheduleGenerator g(c);
+    StepSchedule s;
+    g.step(3, s);
+    const RankProgram* owner = program_of(s, g.grid().rank(0, 0));
+    ASSERT_NE(owner, nullptr);
+    int panels = 0;
+    for (const Op& op : owner->ops())
+      if (op.has_exchange() && op.exchange().has_panel()) {
+        ++panels;
+        EXPECT_TRUE(op.exchange().panel().device());
+        EXPECT_EQ(op.exchange().panel().host_flag(), code == HplCode::Rochpl7);
+        EXPECT_EQ(op.exchange().jb(), 32);
+      }
+    EXPECT_EQ(panels, 1) << code_facts(code).name;
+  }
+}
+
 TEST(HplCode, IgnoredLinesAreTheOnesTheCodeDoesNotRead) {
   const std::vector<std::string> set = {"pfact", "nbmin", "bcast", "swap", "depth"};
   EXPECT_TRUE(ignored_lines(HplCode::Rochpl7, set).empty());
