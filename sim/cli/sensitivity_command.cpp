@@ -1,11 +1,13 @@
 // `hplsim sensitivity SCENARIO --rate-scale ... --duration-scale ... --trials K
-// [--strategies A,B]`: the flap process's sensitivity study (docs/faults.md,
-// "Sensitivity to the flap process"; sim/study/sensitivity.hpp). Each
-// strategy's trials at every scale run in one process of its own (one SimGrid
+// [--strategies A,B] [--collective-recovery-s D1,D2]`: the flap process's
+// sensitivity study (docs/faults.md, "Sensitivity to the flap process" and
+// "When HYBRID pays"; sim/study/sensitivity.hpp). Each strategy's trials at
+// every scale (and each recovery value) run in one process of its own (one SimGrid
 // engine per process; in fast mode the fault-free windows are then simulated
 // once for all the scales); under MPI the trials are split across the ranks
 // (trial i on rank i mod size) and rank 0 gathers them.
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -35,6 +37,7 @@ struct SensitivityArgs {
   ScenarioOverrides overrides;
   unsigned long long seed = 0;
   std::vector<double> rate_scales, duration_scales{1.0};
+  std::vector<double> recoveries; ///< --collective-recovery-s: empty, the scenario's value alone
   std::vector<std::string> strategies;
   int trials = 0, jobs = 0;
   bool dry_run = false;
@@ -45,6 +48,13 @@ struct FaultFreeFigures {
   double time_s = 0.0, rmax_flops_per_s = 0.0;
 };
 
+// The shortest text that reads back as `v` (a --set value).
+std::string exact_text(double v) {
+  char buf[64];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return ec == std::errc() ? std::string(buf, end) : std::to_string(v);
+}
+
 // workload.hpl.panel_exchange's name ("" for HPL-MxP, which has none).
 std::string strategy_of(const ResolvedScenario& sc) {
   return initial_result(sc, "fast").panel_exchange;
@@ -53,14 +63,16 @@ std::string strategy_of(const ResolvedScenario& sc) {
 int sensitivity(SensitivityArgs a, const CLI::App& cmd) {
   if (!a.mode.empty()) a.overrides.mode = a.mode;
   if (cmd.count("--seed") > 0) a.overrides.seed = a.seed;
-  // Rates may be 0 (no flap drawn); a flap's duration may not.
+  // Rates may be 0 (no flap drawn); a flap's duration may not; a recovery may be 0.
   for (const auto& [flag, values, zero] : {std::tuple{"--rate-scale", &a.rate_scales, true},
-                                           std::tuple{"--duration-scale", &a.duration_scales, false}}) {
+                                           std::tuple{"--duration-scale", &a.duration_scales, false},
+                                           std::tuple{"--collective-recovery-s", &a.recoveries, true}}) {
     for (std::size_t i = 0; i < values->size(); ++i) {
       const double v = (*values)[i];
       if (!std::isfinite(v) || v < 0.0 || (v == 0.0 && !zero))
-        throw InputError(std::string(flag) + ": a scale must be a finite number " + (zero ? ">= 0" : "> 0") +
-                         " (got " + std::to_string(v) + ")");
+        throw InputError(std::string(flag) + ": a " + (values == &a.recoveries ? "value" : "scale") +
+                         " must be a finite number " + (zero ? ">= 0" : "> 0") + " (got " +
+                         std::to_string(v) + ")");
       if (std::find(values->begin(), values->begin() + static_cast<std::ptrdiff_t>(i), v) !=
           values->begin() + static_cast<std::ptrdiff_t>(i))
         throw InputError(std::string(flag) + ": " + std::to_string(v) + " is given twice");
@@ -87,23 +99,44 @@ int sensitivity(SensitivityArgs a, const CLI::App& cmd) {
   for (const double r : a.rate_scales)
     for (const double d : a.duration_scales)
       scales.push_back({r, d});
+  // Every strategy at every recovery value (strategy-major), in ascending order of the values.
+  std::sort(a.recoveries.begin(), a.recoveries.end());
   std::vector<ResolvedScenario> scenarios;
-  if (a.strategies.empty()) scenarios.push_back(base);
-  for (const std::string& s : a.strategies) {
+  const std::vector<std::string> strategies =
+      a.strategies.empty() ? std::vector<std::string>{""} : a.strategies;
+  for (const std::string& s : strategies) {
     ScenarioOverrides o = a.overrides;
-    o.set.push_back("workload.hpl.panel_exchange=" + s);
-    scenarios.push_back(resolve(load_scenario(a.path, o)));
+    if (!s.empty()) o.set.push_back("workload.hpl.panel_exchange=" + s);
+    if (a.recoveries.empty()) {
+      scenarios.push_back(s.empty() ? base : resolve(load_scenario(a.path, o)));
+      continue;
+    }
+    for (const double d : a.recoveries) {
+      ScenarioOverrides od = o;
+      od.set.push_back("faults.retry.collective_recovery_s=" + exact_text(d));
+      scenarios.push_back(resolve(load_scenario(a.path, od)));
+    }
   }
+  // "x 2 strategies" (and " x 4 recovery values" with the axis).
+  const std::string grid =
+      std::to_string(strategies.size()) + " strateg" + (strategies.size() == 1 ? "y" : "ies") +
+      (a.recoveries.empty() ? std::string()
+                            : " x " + std::to_string(a.recoveries.size()) + " recovery values");
   if (a.dry_run) {
     const WorkloadConfig& w = base.workload;
     std::cout << "Sensitivity: " << base.name << ", " << to_string(effective_mode(base)) << " mode, seed "
               << base.options.seed << ": N " << w.n << ", NB " << w.nb << ", " << w.p << " x " << w.q
               << " on " << w.nodes << " nodes\n"
-              << scales.size() << " flap scales x " << a.trials << " trials x " << scenarios.size()
-              << " strateg" << (scenarios.size() == 1 ? "y" : "ies") << " = "
+              << scales.size() << " flap scales x " << a.trials << " trials x " << grid << " = "
               << scales.size() * static_cast<std::size_t>(a.trials) * scenarios.size() << " runs\n";
     for (const FlapScale& s : scales)
       std::cout << "  rate x" << s.rate << ", duration x" << s.duration << "\n";
+    if (!a.recoveries.empty()) {
+      std::cout << "  each at faults.retry.collective_recovery_s";
+      for (std::size_t i = 0; i < a.recoveries.size(); ++i)
+        std::cout << (i == 0 ? " " : ", ") << exact_text(a.recoveries[i]);
+      std::cout << " s\n";
+    }
     return kExitOk;
   }
   if (a.out_dir.empty())
@@ -115,8 +148,8 @@ int sensitivity(SensitivityArgs a, const CLI::App& cmd) {
         {"sensitivity", base.name, base.description, "", to_string(effective_mode(base)), base.options.seed},
         a.out_dir);
     std::cout << "Sensitivity: " << base.name << ", " << scales.size() << " flap scales x " << a.trials
-              << " trials x " << scenarios.size() << " strateg" << (scenarios.size() == 1 ? "y" : "ies")
-              << ", " << to_string(effective_mode(base)) << " mode, seed " << base.options.seed << "\n";
+              << " trials x " << grid << ", " << to_string(effective_mode(base)) << " mode, seed "
+              << base.options.seed << "\n";
   }
   TrialsOptions options;
   options.trials = a.trials;
@@ -179,7 +212,8 @@ int sensitivity(SensitivityArgs a, const CLI::App& cmd) {
         }
         r.expect_done();
         if (world.is_root())
-          std::cerr << "sensitivity: " << (s + 1) << " of " << scenarios.size() << " strategies done\n";
+          std::cerr << "sensitivity: " << (s + 1) << " of " << scenarios.size()
+                    << (a.recoveries.empty() ? " strategies" : " strategy and recovery pairs") << " done\n";
       });
   const std::vector<std::string> gathered =
       world.size() == 1 ? std::vector<std::string>{pack_items(mine)} : world.gather(pack_items(mine));
@@ -188,6 +222,7 @@ int sensitivity(SensitivityArgs a, const CLI::App& cmd) {
   std::size_t received = 0;
   for (std::size_t s = 0; s < scenarios.size(); ++s) {
     inputs[s].strategy = strategy_of(scenarios[s]);
+    inputs[s].collective_recovery_s = scenarios[s].faults.retry().collective_recovery_s();
     inputs[s].fault_free_time_s = fault_free[s].time_s;
     inputs[s].fault_free_rmax_flops_per_s = fault_free[s].rmax_flops_per_s;
     inputs[s].rows.resize(per);
@@ -201,16 +236,18 @@ int sensitivity(SensitivityArgs a, const CLI::App& cmd) {
     }
   if (received != scenarios.size() * per)
     throw std::runtime_error("sensitivity: a rank's answers are missing");
-  const SensitivityStudy study = sensitivity_of(scales, a.trials, std::move(inputs));
+  const SensitivityStudy study = sensitivity_of(scales, a.trials, std::move(inputs), a.recoveries);
   write_sensitivity_csv(study, a.out_dir + "/sensitivity.csv");
   write_sensitivity_differences_csv(study, a.out_dir + "/sensitivity-differences.csv");
   write_sensitivity_trials_csv(study, base, a.out_dir + "/sensitivity-trials.csv");
   write_sensitivity_faults_csv(study, base, a.out_dir + "/sensitivity-faults.csv");
   write_sensitivity_svg(study, a.out_dir + "/sensitivity.svg");
+  if (study.recoveries.size() >= 2)
+    write_sensitivity_recovery_csv(study, a.out_dir + "/sensitivity-recovery.csv");
   print_sensitivity(study, std::cout);
   std::cout << "outputs: " << a.out_dir
             << "/{sensitivity.csv,sensitivity-differences.csv,sensitivity-trials.csv,sensitivity-faults.csv,"
-               "sensitivity.svg}\n";
+            << (study.recoveries.size() >= 2 ? "sensitivity-recovery.csv," : "") << "sensitivity.svg}\n";
   return kExitOk;
 }
 
@@ -237,6 +274,10 @@ Command add_sensitivity_command(CLI::App& app) {
          "--strategies", args->strategies,
          "Panel exchange strategies compared on the same draws, e.g. P2P,HYBRID,COLLECTIVE (default: the "
          "scenario's)")
+      ->delimiter(',');
+  cmd->add_option("--collective-recovery-s", args->recoveries,
+                  "Values of faults.retry.collective_recovery_s, seconds, each cell run at each on the same "
+                  "draws, e.g. 0,0.5,2,8 (default: the scenario's value alone)")
       ->delimiter(',');
   cmd->add_option("--jobs", args->jobs, "Processes at a time (default: the CPUs available)")
       ->check(at_least(1));

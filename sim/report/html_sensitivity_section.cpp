@@ -24,6 +24,12 @@ std::string with_interval(const Csv& csv, std::size_t r, const char* key, const 
   return format_sig(*v / unit, 3) + (a && b ? " " + format_interval(*a / unit, *b / unit, 3) : "");
 }
 
+// "hybrid" or, with the study's recovery axis (--collective-recovery-s), "hybrid, recovery 2 s".
+std::string with_recovery(const Csv& csv, std::size_t r, const std::string& name) {
+  const std::string d = csv.cell(r, "collective_recovery_s");
+  return d.empty() ? name : name + ", recovery " + d + " s";
+}
+
 } // namespace
 
 void sensitivity_section(Page& page, const fs::path& dir, const Csv& csv) {
@@ -65,7 +71,7 @@ void sensitivity_section(Page& page, const fs::path& dir, const Csv& csv) {
       const auto v = csv.number(r, key);
       return v ? format_sig(*v, digits) : std::string("-");
     };
-    t.rows.push_back({csv.cell(r, "panel_exchange"), scale(csv, r, "rate_scale"),
+    t.rows.push_back({with_recovery(csv, r, csv.cell(r, "panel_exchange")), scale(csv, r, "rate_scale"),
                       scale(csv, r, "duration_scale"), num("flaps_reached_mean", 3),
                       num("messages_failed_mean", 3),
                       csv.cell(r, "completed") + " of " + csv.cell(r, "trials"),
@@ -86,8 +92,8 @@ void sensitivity_section(Page& page, const fs::path& dir, const Csv& csv) {
       const auto lo = d.number(r, "time_s_low"), hi = d.number(r, "time_s_high");
       const bool clear = lo && hi && (*lo > 0.0 || *hi < 0.0);
       td.rows.push_back({scale(d, r, "rate_scale"), scale(d, r, "duration_scale"),
-                         d.cell(r, "a") + " \u2212 " + d.cell(r, "b"), d.cell(r, "pairs"),
-                         with_interval(d, r, "time_s_mean", "time_s_low", "time_s_high"),
+                         with_recovery(d, r, d.cell(r, "a") + " \u2212 " + d.cell(r, "b")),
+                         d.cell(r, "pairs"), with_interval(d, r, "time_s_mean", "time_s_low", "time_s_high"),
                          with_interval(d, r, "p_complete_mean", "p_complete_low", "p_complete_high")});
       td.row_class.push_back(clear ? "best" : "");
     }

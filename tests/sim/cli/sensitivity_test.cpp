@@ -1,6 +1,8 @@
 // hplsim sensitivity (docs/faults.md, "Sensitivity to the flap process"): the
 // study at scale x1 is the trials study of the scenario itself, row for row;
 // at rate x0 no flap is drawn; the report shows it; bad input is refused.
+#include <filesystem>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -130,6 +132,68 @@ TEST(Sensitivity, BadInputIsRefused) {
       run_hplsim({"sensitivity", (dir / "s.textproto").string(), "--rate-scale", "1", "--trials", "1"}, dir);
   EXPECT_EQ(one_trial.exit_code, 2);
   EXPECT_NE(one_trial.err.find("--trials"), std::string::npos) << one_trial.err;
+}
+
+// --collective-recovery-s: every cell again at each value, on the same draws;
+// at the scenario's value (0) the rows are the study's without the axis, byte
+// for byte; the file of the axis is written only with it.
+TEST(Sensitivity, TheRecoveryAxisRunsEveryCellOnTheSameDraws) {
+  TempDir dir;
+  write_text(dir / "s.textproto", flap_scenario());
+  const std::vector<std::string> common = {"sensitivity",  (dir / "s.textproto").string(),
+                                           "--rate-scale", "1",
+                                           "--mode",       "fast",
+                                           "--set",        "machine.topology.routing=ADAPTIVE",
+                                           "--set",        "workload.n=8192",
+                                           "--trials",     "2",
+                                           "--strategies", "HYBRID"};
+  std::vector<std::string> plain = common, axis = common;
+  plain.insert(plain.end(), {"--out", (dir / "p").string()});
+  axis.insert(axis.end(), {"--collective-recovery-s", "3,0", "--out", (dir / "a").string()});
+  const CliResult p = run_hplsim(plain, dir);
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  const CliResult a = run_hplsim(axis, dir);
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  const auto plain_rows = lines(read_text(dir / "p" / "sensitivity-trials.csv"));
+  const auto axis_rows = lines(read_text(dir / "a" / "sensitivity-trials.csv"));
+  EXPECT_EQ(plain_rows.at(0).rfind("panel_exchange,rate_scale,", 0), 0u) << plain_rows[0];
+  EXPECT_EQ(axis_rows.at(0).rfind("panel_exchange,collective_recovery_s,rate_scale,", 0), 0u) << axis_rows[0];
+  ASSERT_EQ(plain_rows.size(), 3u); // header + 2 trials
+  ASSERT_EQ(axis_rows.size(), 5u);  // header + 2 values x 2 trials, the values ascending
+  for (std::size_t i = 1; i < 3; ++i) {
+    const auto f = fields(axis_rows[i]);
+    EXPECT_EQ(f.at(1), "0");
+    EXPECT_EQ(f[0] + axis_rows[i].substr(f[0].size() + f[1].size() + 1), plain_rows[i]) << "trial " << i - 1;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "p" / "sensitivity-recovery.csv"));
+  EXPECT_EQ(lines(read_text(dir / "a" / "sensitivity-recovery.csv")).size(),
+            1u); // one strategy, no pair: a header
+  // The same draws at both values: each event's id, target, start and duration (columns 7-10 of
+  // sensitivity-faults.csv after the recovery column) at 3 s are those at 0 s, where both reached it.
+  std::map<std::string, std::string> at_zero;
+  std::size_t both = 0;
+  const auto faults = lines(read_text(dir / "a" / "sensitivity-faults.csv"));
+  for (int pass = 0; pass < 2; ++pass)
+    for (std::size_t i = 1; i < faults.size(); ++i) {
+      const auto f = fields(faults[i]);
+      const std::string key = f.at(3) + ":" + f.at(5); // trial, event id
+      const std::string draw = f.at(6) + f.at(7) + f.at(8) + f.at(9);
+      if (pass == 0 && f[0] == "0") at_zero[key] = draw;
+      if (pass == 1 && f[0] == "3" && at_zero.count(key) > 0) {
+        EXPECT_EQ(draw, at_zero[key]) << faults[i];
+        ++both;
+      }
+    }
+  EXPECT_GT(both, 0u) << "no event reached at both values: change the rates";
+  EXPECT_NE(a.out.find("2 collective recovery values"), std::string::npos) << a.out;
+  // Bad values are refused naming the flag.
+  for (const char* bad : {"-1", "0,2,0", "x", "nan"}) {
+    std::vector<std::string> args = common;
+    args.insert(args.end(), {"--collective-recovery-s", bad, "--out", (dir / "bad").string()});
+    const CliResult r = run_hplsim(args, dir);
+    EXPECT_NE(r.exit_code, 0) << bad;
+    EXPECT_NE(r.err.find("--collective-recovery-s"), std::string::npos) << bad << ": " << r.err;
+  }
 }
 
 } // namespace
