@@ -27,6 +27,8 @@ NO_AMX = ["--set", "machine.node.amx=false", "--set",
           "machine.kernels_file=../models/calibrations/aurora-node-noamx.textproto"]
 # ALCF's production GPU setting (1.5 GHz, one FP64 pipeline): docs/at-scale.md
 GPU1500 = ["--set", "machine.kernels_file=../models/calibrations/aurora-node-gpu1500.textproto"]
+# MPICH 3.2's collective selection table (docs/collectives.md, "The flagships with MPICH's table")
+MPICH32 = ["--set", "machine.mpi_file=../models/calibrations/mpich-3.2-collectives.textproto"]
 FOUR_WINDOWS = ["--set", "options.fast.initial_windows=4", "--set", "options.fast.max_windows=4"]
 
 # name -> hplsim arguments (run from the repository root)
@@ -42,6 +44,8 @@ RUNS = {
     "aurora-hpl-1node-gpu1500-sourced": ["run", "scenarios/aurora-hpl-1node.textproto", "--sourced-only"] + GPU1500,
     "aurora-hpl-sc24-gpu1500-sourced": ["run", "scenarios/aurora-hpl-sc24.textproto", "--sourced-only"] + GPU1500,
     "aurora-mxp-sc24-gpu1500-sourced": ["run", "scenarios/aurora-mxp-sc24.textproto", "--sourced-only"] + GPU1500,
+    "aurora-hpl-sc24-mpich32": ["run", "scenarios/aurora-hpl-sc24.textproto"] + MPICH32,
+    "aurora-mxp-sc24-mpich32": ["run", "scenarios/aurora-mxp-sc24.textproto"] + MPICH32,
     "frontier-hpl-4w": ["run", "scenarios/frontier-hpl.textproto"] + FOUR_WINDOWS,
     "el-capitan-hpl": ["run", "scenarios/el-capitan-hpl.textproto"],
     "jupiter-hpl-4w": ["run", "scenarios/jupiter-hpl.textproto"] + FOUR_WINDOWS,
