@@ -17,7 +17,7 @@ The quoted number's rounding is the tolerance (half its last digit); `tol` or
 `rel` widen it where the text says "about".
 """
 from .check import Figure, Published
-from .sources import Bench, Expect, Fn, Run, max_abs, ratio, rel
+from .sources import Bench, Expect, Fn, Run, RunTable, max_abs, ratio, rel
 
 # Cheap runs the full mode re-runs: name -> hplsim arguments.
 RUNS = {
@@ -25,6 +25,7 @@ RUNS = {
     "template-gpu-aware": ["run", "scenarios/template.textproto", "--set", "machine.placement.gpu_aware_mpi=true"],
     "workstation": ["run", "scenarios/workstation-cpu.textproto"],
     "small-dragonfly": ["run", "scenarios/small-dragonfly.textproto"],
+    "noise-bench": ["noise-bench", "scenarios/marenostrum4-osu.textproto", "--busy-cores", "48,47,46"],
     "small-dragonfly-failures": ["run", "scenarios/faults/small-dragonfly-failures.textproto"],
     "aurora-hpl-1node": ["run", "scenarios/aurora-hpl-1node.textproto"],
     "mi250x-node-rochpl7": ["run", "scenarios/validation/mi250x-node-rochpl7.textproto"],
@@ -189,6 +190,44 @@ FIGURES = [
     Figure("docs/at-scale.md", "| **as shipped**: a per-node, per-step GPU factor", R("aurora-mxp-sc24"), cell=2),
     Figure("docs/at-scale.md", "| **as shipped**: a per-node, per-step GPU factor", R("aurora-hpl-1node"), cell=3),
     Figure("docs/at-scale.md", "so the 1.0134 EF/s\nagrees", R("aurora-hpl-sc24")),
+    Figure("docs/at-scale.md", "| 0 (sourced only) | 1.397 EF/s |", R("aurora-hpl-sc24-sourced"), cell=1),
+    Figure("docs/at-scale.md", "| 0 (sourced only) | 1.397 EF/s |", R("aurora-hpl-sc24-sourced", "crossover_fraction"),
+           cell=2),
+    Figure("docs/at-scale.md", "| 0 (sourced only) | 1.397 EF/s |", R("aurora-hpl-sc24-sourced", "rate_drop_fraction"),
+           cell=2, number=1),
+    Figure("docs/at-scale.md", "| `aurora-hpl-1node` | 139 TF/s +-5% |", R("aurora-hpl-1node"), cell=2),
+    Figure("docs/at-scale.md", "| `aurora-hpl-1node` | 139 TF/s +-5% |", rel(R("aurora-hpl-1node"), AURORA_1NODE),
+           cell=2, number=1),
+    Figure("docs/at-scale.md", "| `aurora-hpl-1node` | 139 TF/s +-5% |", R("aurora-hpl-1node-sourced"), cell=3,
+           scale=1e12),
+    Figure("docs/at-scale.md", "| `aurora-hpl-1node` | 139 TF/s +-5% |",
+           rel(R("aurora-hpl-1node-sourced"), AURORA_1NODE), cell=3, number=1),
+    Figure("docs/at-scale.md", "| `aurora-hpl-sc24` | 1.012 EF/s +-3% |", R("aurora-hpl-sc24"), cell=2, scale=1e18),
+    Figure("docs/at-scale.md", "| `aurora-hpl-sc24` | 1.012 EF/s +-3% |", rel(R("aurora-hpl-sc24"), AURORA_HPL),
+           cell=2, number=1),
+    Figure("docs/at-scale.md", "| `aurora-hpl-sc24` | 1.012 EF/s +-3% |", R("aurora-hpl-sc24-sourced"), cell=3,
+           scale=1e18),
+    Figure("docs/at-scale.md", "| `aurora-hpl-sc24` | 1.012 EF/s +-3% |", rel(R("aurora-hpl-sc24-sourced"), AURORA_HPL),
+           cell=3, number=1),
+    Figure("docs/at-scale.md", "| `aurora-mxp-sc24` | 11.64 EF/s +-5% |", R("aurora-mxp-sc24"), cell=2, scale=1e18),
+    Figure("docs/at-scale.md", "| `aurora-mxp-sc24` | 11.64 EF/s +-5% |", rel(R("aurora-mxp-sc24"), AURORA_MXP),
+           cell=2, number=1),
+    Figure("docs/at-scale.md", "| `aurora-mxp-sc24` | 11.64 EF/s +-5% |", R("aurora-mxp-sc24-sourced"), cell=3,
+           scale=1e18),
+    Figure("docs/at-scale.md", "| `aurora-mxp-sc24` | 11.64 EF/s +-5% |", rel(R("aurora-mxp-sc24-sourced"), AURORA_MXP),
+           cell=3, number=1),
+    Figure("docs/at-scale.md", "| 0.1406 (shipped) | 0 |", R("aurora-hpl-sc24"), cell=2),
+    Figure("docs/at-scale.md", "| 0.1406 (shipped) | 0 |", R("aurora-hpl-sc24", "crossover_fraction"), cell=3),
+    Figure("docs/at-scale.md", "| 0.1406 (shipped) | 0 |", R("aurora-hpl-sc24", "rate_drop_fraction"), cell=3, number=1),
+    Figure("docs/at-scale.md", "| 0.1406 (shipped) | 0 |", R("aurora-mxp-sc24"), cell=4),
+    Figure("docs/at-scale.md", "| 0.1406 (shipped) | 0 |", rel(R("aurora-mxp-sc24"), AURORA_MXP), cell=4, number=1),
+    Figure("docs/at-scale.md", "| 0.1406 (shipped) | 0 |", R("aurora-hpl-1node"), cell=5),
+    Figure("docs/aurora.md", "(139.6 TF/s on 1 node;", R("aurora-hpl-1node-sourced")),
+    Figure("docs/noise.md", "| none (quiet) | 0 | 1.397 EF/s |", R("aurora-hpl-sc24-sourced"), cell=2),
+    Figure("docs/noise.md", "| none (quiet) | 0 | 1.397 EF/s |", R("aurora-hpl-sc24-sourced", "crossover_fraction"),
+           cell=3),
+    Figure("docs/noise.md", "| none (quiet) | 0 | 1.397 EF/s |", R("aurora-hpl-sc24-sourced", "rate_drop_fraction"),
+           cell=3, number=1),
     # ---- docs/benchmarks.md, docs/replay.md, docs/collectives.md: the Rmax beside a cost
     Figure("docs/benchmarks.md", "| 74f2789 | 51.8 / 48.3 / 43.5 |", R("aurora-hpl-sc24-sourced"), cell=5),
     Figure("docs/benchmarks.md", "| 74f2789 | 51.8 / 48.3 / 43.5 |",
@@ -213,6 +252,10 @@ FIGURES = [
     Figure("docs/collectives.md", "| `hplsim run scenarios/aurora-mxp-sc24.textproto` |", R("aurora-mxp-sc24"), cell=1),
     Figure("docs/collectives.md", "| `hplsim run scenarios/aurora-mxp-sc24.textproto` |", R("aurora-mxp-sc24", "time_s"),
            cell=1, number=1),
+    Figure("docs/aurora.md", "Sourced only, 13.07 / 9.51 EF/s (1.374x)", R("aurora-mxp-sc24-sourced"), scale=1e18),
+    Figure("docs/aurora.md", "Sourced only, 13.07 / 9.51 EF/s (1.374x)", R("aurora-mxp-sc24-noamx-sourced"), number=1),
+    Figure("docs/aurora.md", "Sourced only, 13.07 / 9.51 EF/s (1.374x)",
+           ratio(R("aurora-mxp-sc24-sourced"), R("aurora-mxp-sc24-noamx-sourced")), number=2),
     # ---- machine pages: the headline prediction and one-node checks
     Figure("docs/frontier.md", "- **Prediction: 1.041 EF/s**", R("frontier-hpl-4w")),
     Figure("docs/frontier.md", "scenario's 10, sampling error 1.6%", R("frontier-hpl-4w", "rmax_sampling_error_fraction"),
@@ -237,6 +280,16 @@ FIGURES = [
            number=1),
     Figure("docs/el-capitan.md", "41.2 M\n  activities, 225 s wall and 806 MiB peak",
            R("el-capitan-hpl", "peak_rss_mib"), number=2),
+    Figure("docs/el-capitan.md", "the model's 41.5 TF/s per APU at full scale (the prediction above) is 4.3% and 3.2%",
+           Fn("{0} / 44,544 APUs", lambda r: r / 44544, R("el-capitan-hpl"))),
+    Figure("docs/el-capitan.md", "the model's 41.5 TF/s per APU at full scale (the prediction above) is 4.3% and 3.2%",
+           rel(Fn("{0} / 44,544 APUs", lambda r: r / 44544, R("el-capitan-hpl")), 39.8e12), number=1),
+    Figure("docs/el-capitan.md", "the model's 41.5 TF/s per APU at full scale (the prediction above) is 4.3% and 3.2%",
+           rel(Fn("{0} / 44,544 APUs", lambda r: r / 44544, R("el-capitan-hpl")), 40.2e12), number=2),
+    Figure("docs/jupiter.md", "the model's 149.3 TF/s per node at full scale (the prediction above) is 12% low",
+           Fn("{0} / 6,000 nodes", lambda r: r / 6000, R("jupiter-hpl-4w"))),
+    Figure("docs/jupiter.md", "the model's 149.3 TF/s per node at full scale (the prediction above) is 12% low",
+           neg(rel(Fn("{0} / 6,000 nodes", lambda r: r / 6000, R("jupiter-hpl-4w")), 170.6e12)), number=1),
     Figure("docs/jupiter.md", "- **Prediction: 895.9 PF/s**", R("jupiter-hpl-4w")),
     Figure("docs/jupiter.md", "simulated 47.50 min, 2026-12-06; 37.3 TF/s per GPU", R("jupiter-hpl-4w", "time_s")),
     Figure("docs/jupiter.md", "simulated 47.50 min, 2026-12-06; 37.3 TF/s per GPU",
@@ -269,6 +322,10 @@ FIGURES = [
     Figure("docs/your-machine.md", "112.82             2.3681e+06", Run("template-gpu-aware", "time_s")),
     Figure("docs/your-machine.md", "112.82             2.3681e+06", Run("template-gpu-aware", "rmax_flops_per_s"),
            number=1, scale=1e9),
+    Figure("docs/your-machine.md", "Rmax 2.368 PF/s, simulated time 1.880 min", Run("template-gpu-aware",
+                                                                                  "rmax_flops_per_s")),
+    Figure("docs/your-machine.md", "Rmax 2.368 PF/s, simulated time 1.880 min", Run("template-gpu-aware", "time_s"),
+           number=1),
     Figure("docs/your-machine.md", "Sampling error of Rmax: 0.8 %", Run("template-gpu-aware",
                                                                        "rmax_sampling_error_fraction")),
     Figure("docs/your-machine.md", "Rmax +7.9% [D] (2.368 against 2.194 PF/s)",
@@ -307,7 +364,7 @@ FIGURES = [
     Figure("scenarios/aurora-hpl-sc24.textproto", "where the rate drops (0.37)", R("aurora-hpl-sc24",
                                                                                 "rate_drop_fraction")),
     Figure("scenarios/aurora-hpl-sc24.textproto", "# 1.397 EF/s (+38%", R("aurora-hpl-sc24-sourced")),
-    Figure("scenarios/aurora-hpl-sc24.textproto", "# 1.003 EF/s; which setting", R("aurora-hpl-sc24-gpu1500-sourced")),
+    Figure("scenarios/aurora-hpl-sc24.textproto", "# 0.995 EF/s; which setting", R("aurora-hpl-sc24-gpu1500-sourced")),
     Figure("scenarios/aurora-hpl-sc24.textproto", "# 1.397 EF/s (+38%", rel(R("aurora-hpl-sc24-sourced"), AURORA_HPL),
            number=1, rel=0.01),
     Figure("scenarios/aurora-mxp-sc24.textproto", "Aurora\"; a full-scale run takes minutes): 12.13 EF/s (+4.2%)",
@@ -389,6 +446,13 @@ for _name in ("df-504-d0", "df-1008-d0", "bench-1020", "df-1056-nb512"):
         Figure("docs/fast-mode.md", _start, V(_name, "wall fast s"), cell=10, number=1),
     ]
 
+# README.md, "A short tour": the noise benchmark's table (its stdout: median, p99, max, iterations over 1.1 x)
+for _busy in ("48", "47", "46"):
+    _start = f"| {_busy} | {48 - int(_busy)} | "
+    FIGURES += [Figure("README.md", _start, RunTable("noise-bench", _busy, _column, 1e-6), cell=_cell)
+                for _cell, _column in ((2, 4), (3, 5), (4, 6))]
+    FIGURES.append(Figure("README.md", _start, RunTable("noise-bench", _busy, 7), cell=5))
+
 # README.md, "A short tour": each command's CPU time (docs/bench/readme-examples.csv,
 # scripts/check-readme-examples.py --record)
 for _command, _quoted, _number in (
@@ -455,6 +519,23 @@ for _coll in ("allreduce", "bcast", "allgather", "alltoall"):
                                   cell=_cell, scale=1e-6))
 
 PUBLISHED = [
+    Published("docs/el-capitan.md", "[D]: 39.8 TF/s per APU", "TOP500 November 2024 / its cores per APU"),
+    Published("docs/el-capitan.md", "44,544 of the 11,136 nodes above: 40.2 TF/s per APU", "TOP500 November 2025"),
+    Published("docs/el-capitan.md", "1.742 EF/s with 11,039,616 cores", "TOP500 November 2024"),
+    Published("docs/el-capitan.md", "1.809 EF/s with 11,340,000 cores", "TOP500 November 2025"),
+    Published("docs/el-capitan.md", "2.821e18 / 45,000 = 62.7 TF/s", "Rpeak per listed APU (arithmetic)"),
+    Published("docs/el-capitan.md", "not the 122.6 TF/s matrix peak", "the GPU FP64 matrix peak (arithmetic)"),
+    Published("docs/el-capitan.md", "25.7 / 52.7 / 60.9 / 53.9 TF/s", "CSCS CoralGemm reference (eth-cscs/cscs-reframe-tests)"),
+    Published("docs/el-capitan.md", "rocBLAS 69 TF/s at 7168^3 (rocWMMA#583)", "rocWMMA#583"),
+    Published("docs/el-capitan.md", "an MI325X user: 82.4 TF/s", "a user report, cited there"),
+    Published("docs/jupiter.md", "170.6 TF/s per node, 42.6 TF/s per GPU", "TOP500 June 2025 partial run (Lockwood, Herten)"),
+    Published("docs/jupiter.md", "42.4 / 40.7 / 39.8 / 51.7 TF/s", "CSCS CoralGemm reference (eth-cscs/cscs-reframe-tests)"),
+    Published("docs/frontier.md", "19.1 / 23.2 / 26.7 / 23.9 TF/s", "CSCS CoralGemm reference (eth-cscs/cscs-reframe-tests)"),
+    Published("docs/frontier.md", "Single-GCD rocBLAS runs reach ~38 TF/s", "hipBLAS#584, rocBLAS#1563"),
+    Published("docs/sources.md", "≈ 139 TF/s | [D]", "derived from the Aurora paper's figures (the row)"),
+    Published("docs/at-scale.md", "| 139 TF/s +-5% |", "derived from the Aurora paper (the bar)"),
+    Published("docs/at-scale.md", "| 1.012 EF/s +-3% |", "TOP500 November 2024 (the bar)"),
+    Published("docs/at-scale.md", "| 11.64 EF/s +-5% |", "HPL-MxP list SC24 (the bar)"),
     Published("docs/at-scale.md", "(published 1.012 EF/s) and HPL-MxP (11.64 EF/s)", "TOP500 / HPL-MxP list SC24"),
     Published("scenarios/validation/mi250x-node-rochpl7.textproto", "rounded to 0.1 TF/s", "a rounding, not a figure"),
     Published("scenarios/validation/mi300a-node-rochpl7.textproto", "rounded to 0.1 TF/s", "a rounding, not a figure"),

@@ -89,6 +89,29 @@ class Run:
         return how
 
 
+class RunTable:
+    """A column of a table row the registered run prints on stdout (whitespace-separated, the row named
+    by its first field), times `scale`: for commands that write no summary.json (noise-bench)."""
+
+    def __init__(self, run, row, column, scale=1.0):
+        self.run, self.row, self.column, self.scale = run, row, column, scale
+
+    def runs(self):
+        return {self.run}
+
+    def value(self, ctx):
+        if ctx.summaries is None or self.run not in ctx.summaries:
+            raise Unavailable()
+        for line in ctx.summaries[self.run]["stdout"].splitlines():
+            fields = line.split()
+            if fields and fields[0] == self.row and len(fields) > self.column:
+                return float(fields[self.column].replace(",", "")) * self.scale
+        raise SourceError(f"run {self.run}: no stdout row {self.row} with a column {self.column}")
+
+    def describe(self, ctx):
+        return f"stdout row {self.row}, column {self.column} of `hplsim {' '.join(ctx.runs[self.run])}`"
+
+
 class Expect:
     """A figure of a scenario's "# expect:" line (tests/sim/cli/scenario_expect_test.cpp re-runs it)."""
 
