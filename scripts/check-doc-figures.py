@@ -49,7 +49,9 @@ def main():
     figures = registry.FIGURES
     if args.list:
         for fig in figures:
-            print(f"{fig.label()} = {fig.source.describe(ctx)}")
+            got = fig.quoted(ctx)
+            quoted = got if isinstance(got, str) else f"{got[0]:.6g} +-{got[1]:.2g}"
+            print(f"{fig.label()}: {quoted} = {fig.source.describe(ctx)}")
         for pub in registry.PUBLISHED:
             print(f"{pub.doc}: \"{pub.text}\" published: {pub.source}")
         print(f"{len(figures)} figures checked, {len(registry.PUBLISHED)} published texts", file=sys.stderr)

@@ -17,7 +17,10 @@ The quoted number's rounding is the tolerance (half its last digit); `tol` or
 `rel` widen it where the text says "about".
 """
 from .check import Figure, Published
-from .sources import Bench, Expect, Fn, Run, RunTable, max_abs, ratio, rel
+from .sources import Bench, Fn, Run, RunTable, max_abs, ratio, rel
+
+FRONTIER_1NODE = ["run", "scenarios/frontier-hpl.textproto", "--nodes", "1", "--N", "232960", "--P", "2", "--Q", "4",
+                  "--mode", "reference"]
 
 # Cheap runs the full mode re-runs: name -> hplsim arguments.
 RUNS = {
@@ -25,6 +28,13 @@ RUNS = {
     "template-gpu-aware": ["run", "scenarios/template.textproto", "--set", "machine.placement.gpu_aware_mpi=true"],
     "workstation": ["run", "scenarios/workstation-cpu.textproto"],
     "small-dragonfly": ["run", "scenarios/small-dragonfly.textproto"],
+    "frontier-1node": FRONTIER_1NODE,
+    "frontier-1node-threads8": FRONTIER_1NODE + ["--set", "workload.panel_threads=8", "--set",
+                                                 "machine.variability.noise.os_cores_per_node=0"],
+    "frontier-1node-nb384": FRONTIER_1NODE + ["--NB", "384"],
+    "frontier-1node-nb256": FRONTIER_1NODE + ["--NB", "256"],
+    "frontier-1node-staged": FRONTIER_1NODE + ["--set", "machine.placement.gpu_aware_mpi=false"],
+    "frontier-1node-nbmin32": FRONTIER_1NODE + ["--set", "workload.hpl.nbmin=32"],
     "noise-bench": ["noise-bench", "scenarios/marenostrum4-osu.textproto", "--busy-cores", "48,47,46"],
     "small-dragonfly-failures": ["run", "scenarios/faults/small-dragonfly-failures.textproto"],
     "aurora-hpl-1node": ["run", "scenarios/aurora-hpl-1node.textproto"],
@@ -256,6 +266,19 @@ FIGURES = [
     Figure("docs/aurora.md", "Sourced only, 13.07 / 9.51 EF/s (1.374x)", R("aurora-mxp-sc24-noamx-sourced"), number=1),
     Figure("docs/aurora.md", "Sourced only, 13.07 / 9.51 EF/s (1.374x)",
            ratio(R("aurora-mxp-sc24-sourced"), R("aurora-mxp-sc24-noamx-sourced")), number=2),
+    Figure("docs/collectives.md", "| `hplsim run scenarios/aurora-hpl-sc24.textproto` |", R("aurora-hpl-sc24-mpich32"),
+           cell=2),
+    Figure("docs/collectives.md", "| `hplsim run scenarios/aurora-hpl-sc24.textproto` |",
+           R("aurora-hpl-sc24-mpich32", "time_s"), cell=2, number=1),
+    Figure("docs/collectives.md", "| `hplsim run scenarios/aurora-mxp-sc24.textproto` |", R("aurora-mxp-sc24-mpich32"),
+           cell=2),
+    Figure("docs/collectives.md", "| `hplsim run scenarios/aurora-mxp-sc24.textproto` |",
+           R("aurora-mxp-sc24-mpich32", "time_s"), cell=2, number=1),
+    Figure("docs/collectives.md", "| `hplsim run scenarios/aurora-mxp-sc24.textproto` |",
+           Fn("{0} - {1}", lambda a, b: a - b, R("aurora-mxp-sc24", "time_s"), R("aurora-mxp-sc24-mpich32", "time_s")),
+           cell=2, number=2),
+    Figure("docs/collectives.md", "dominate: 0.004 s of the run",
+           Fn("{0} - {1}", lambda a, b: a - b, R("aurora-mxp-sc24", "time_s"), R("aurora-mxp-sc24-mpich32", "time_s"))),
     # ---- machine pages: the headline prediction and one-node checks
     Figure("docs/frontier.md", "- **Prediction: 1.041 EF/s**", R("frontier-hpl-4w")),
     Figure("docs/frontier.md", "scenario's 10, sampling error 1.6%", R("frontier-hpl-4w", "rmax_sampling_error_fraction"),
@@ -471,6 +494,15 @@ for _command, _quoted, _number in (
          "--nodes 16 --ppn 48   # 42 s", 2)):
     FIGURES.append(Figure("README.md", _quoted, Bench("readme-examples.csv", {"command": _command}, "cpu_s"),
                           number=_number))
+
+# docs/frontier.md: one node's sensitivities
+for _start, _runs in (("| the scenario (NB 512, 7 panel threads", ("frontier-1node",)),
+                      ("| 8 panel threads (no core reserved", ("frontier-1node-threads8",)),
+                      ("| NB 384 / NB 256 (", ("frontier-1node-nb384", "frontier-1node-nb256")),
+                      ("| host-staged messages (", ("frontier-1node-staged",)),
+                      ("| NBMIN 32 (", ("frontier-1node-nbmin32",))):
+    FIGURES += [Figure("docs/frontier.md", _start, Run(_run, "rmax_flops_per_s"), cell=1, number=_i, scale=1e12)
+                for _i, _run in enumerate(_runs)]
 
 # docs/results.md: the NB x P x Q sweep at full Aurora scale (docs/bench/sweep-aurora-nb-grids.csv)
 for _rank, _nb, _grid in ((1, 384, "162 x 342"), (2, 512, "171 x 324"), (3, 512, "162 x 342"), (4, 384, "171 x 324"),

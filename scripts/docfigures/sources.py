@@ -3,7 +3,6 @@ scenario's "# expect:" line, a file in docs/bench/ that a script writes, or
 arithmetic on those. Every source gives a value in SI units (flop/s, s, a
 fraction), and says in words where it comes from (--list)."""
 import csv
-import json
 import os
 import re
 
