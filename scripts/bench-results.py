@@ -7,8 +7,9 @@ commit. scripts/check-doc-figures.py checks every quoted figure against this
 file, so a figure in README.md, docs/results.md or a machine page changes by
 re-running this script, never by hand.
 
-The runs take ~10-20 min on 2 cores, one at a time (wall times are only
-comparable on the same machine and load: the file records both).
+The 19 runs take ~30-40 min on 2 cores, one at a time (their sum of wall_s on
+2026-12-07, beside other builds). A row's wall time and peak RSS are one
+measurement on a shared machine: compare them only side by side.
 
 Usage: scripts/bench-results.py [--build-dir DIR] [--only NAME[,NAME...]] [--out CSV]
   --only re-runs the named rows and keeps the others as they are.
