@@ -135,10 +135,13 @@ def make_runs(ctx, figures, hplsim):
 
 
 def documents(root):
-    """Every document the coverage scan reads: README.md, docs/**/*.md, scenarios/**/*.textproto."""
+    """Every document the coverage scan reads: README.md, docs/**/*.md but the files scripts write into
+    docs/bench/ (the sources), scenarios/**/*.textproto."""
     out = ["README.md"] if os.path.exists(os.path.join(root, "README.md")) else []
     for top, ext in (("docs", ".md"), ("scenarios", ".textproto")):
         for dirpath, _, names in os.walk(os.path.join(root, top)):
+            if os.path.relpath(dirpath, root).startswith(os.path.join("docs", "bench")):
+                continue
             out += [os.path.relpath(os.path.join(dirpath, n), root) for n in sorted(names) if n.endswith(ext)]
     return sorted(out)
 

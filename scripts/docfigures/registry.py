@@ -512,6 +512,34 @@ for _start, _runs in (("| the scenario (NB 512, 7 panel threads", ("frontier-1no
     FIGURES += [Figure("docs/frontier.md", _start, Run(_run, "rmax_flops_per_s"), cell=1, number=_i, scale=1e12)
                 for _i, _run in enumerate(_runs)]
 
+# docs/at-scale.md: the sourced mechanisms alone and together (docs/bench/at-scale-mechanisms.md, the table
+# scripts/at-scale-mechanisms.sh prints)
+for _start, _set in (("| none | pre-production GPU setting", "none"), ("| GPU spread |", "spread"),
+                     ("| temporal jitter |", "jitter"), ("| production GPU setting |", "gpu"), ("| all three |", "all")):
+    for _cell, (_scenario, _scale, _published) in enumerate((("aurora-hpl-1node", 1e12, AURORA_1NODE),
+                                                              ("aurora-hpl-sc24", 1e18, AURORA_HPL),
+                                                              ("aurora-mxp-sc24", 1e18, AURORA_MXP)), start=2):
+        _mech = Bench("at-scale-mechanisms.md", _set, _scenario, scale=_scale)
+        FIGURES += [
+            Figure("docs/at-scale.md", _start, _mech, cell=_cell, scale=_scale),
+            Figure("docs/at-scale.md", _start, Bench("at-scale-mechanisms.md", _set, _scenario, scale=1e-2, part=1),
+                   cell=_cell, number=1),
+        ]
+
+_M = lambda _set, _scenario, _scale: Bench("at-scale-mechanisms.md", _set, _scenario, scale=_scale)
+FIGURES += [
+    Figure("docs/at-scale.md", "GPU spread costs 2.2% at full scale (0.7% on one",
+           neg(rel(_M("spread", "aurora-hpl-sc24", 1e18), _M("none", "aurora-hpl-sc24", 1e18)))),
+    Figure("docs/at-scale.md", "GPU spread costs 2.2% at full scale (0.7% on one",
+           neg(rel(_M("spread", "aurora-hpl-1node", 1e12), _M("none", "aurora-hpl-1node", 1e12))), number=1),
+    Figure("docs/at-scale.md", "Temporal jitter at Cornebize's 3% costs 5.0% at full",
+           neg(rel(_M("jitter", "aurora-hpl-sc24", 1e18), _M("none", "aurora-hpl-sc24", 1e18))), number=1),
+    Figure("docs/at-scale.md", "puts one node at 104 TF/s, not 139", _M("gpu", "aurora-hpl-1node", 1e12), rel=0.0),
+    Figure("docs/at-scale.md", "108.7 against\n  104.0 TF/s per node",
+           Fn("{0} / 9,234 nodes", lambda r: r / 9234, _M("gpu", "aurora-hpl-sc24", 1e18)), tol=0.05e12, scale=1e12),
+    Figure("docs/at-scale.md", "108.7 against\n  104.0 TF/s per node", _M("gpu", "aurora-hpl-1node", 1e12), number=1),
+]
+
 # docs/results.md: the NB x P x Q sweep at full Aurora scale (docs/bench/sweep-aurora-nb-grids.csv)
 for _rank, _nb, _grid in ((1, 384, "162 x 342"), (2, 512, "171 x 324"), (3, 512, "162 x 342"), (4, 384, "171 x 324"),
                           (5, 256, "162 x 342"), (6, 256, "171 x 324"), (7, 384, "228 x 243"), (8, 512, "228 x 243"),
