@@ -16,7 +16,8 @@ text that starts its row and the cell's index), and its source:
 The quoted number's rounding is the tolerance (half its last digit); `tol` or
 `rel` widen it where the text says "about".
 """
-from .check import Figure, Published
+from .check import Figure
+from .published import PUBLISHED  # noqa: F401 (the published figures beside the checked ones)
 from .sources import Bench, Fn, Run, RunTable, max_abs, ratio, rel
 
 FRONTIER_1NODE = ["run", "scenarios/frontier-hpl.textproto", "--nodes", "1", "--N", "232960", "--P", "2", "--Q", "4",
@@ -585,48 +586,3 @@ for _coll in ("allreduce", "bcast", "allgather", "alltoall"):
             FIGURES.append(Figure("README.md", f"| {_coll} | {_n} x 48 |",
                                   Bench(f"osu-collectives/mn4-{_coll}-{_n}n.txt", str(_size), scale=1e-6),
                                   cell=_cell, scale=1e-6))
-
-PUBLISHED = [
-    Published("docs/el-capitan.md", "[D]: 39.8 TF/s per APU", "TOP500 November 2024 / its cores per APU"),
-    Published("docs/el-capitan.md", "44,544 of the 11,136 nodes above: 40.2 TF/s per APU", "TOP500 November 2025"),
-    Published("docs/el-capitan.md", "1.742 EF/s with 11,039,616 cores", "TOP500 November 2024"),
-    Published("docs/el-capitan.md", "1.809 EF/s with 11,340,000 cores", "TOP500 November 2025"),
-    Published("docs/el-capitan.md", "2.821e18 / 45,000 = 62.7 TF/s", "Rpeak per listed APU (arithmetic)"),
-    Published("docs/el-capitan.md", "not the 122.6 TF/s matrix peak", "the GPU FP64 matrix peak (arithmetic)"),
-    Published("docs/el-capitan.md", "25.7 / 52.7 / 60.9 / 53.9 TF/s", "CSCS CoralGemm reference (eth-cscs/cscs-reframe-tests)"),
-    Published("docs/el-capitan.md", "rocBLAS 69 TF/s at 7168^3 (rocWMMA#583)", "rocWMMA#583"),
-    Published("docs/el-capitan.md", "an MI325X user: 82.4 TF/s", "a user report, cited there"),
-    Published("docs/jupiter.md", "170.6 TF/s per node, 42.6 TF/s per GPU", "TOP500 June 2025 partial run (Lockwood, Herten)"),
-    Published("docs/jupiter.md", "42.4 / 40.7 / 39.8 / 51.7 TF/s", "CSCS CoralGemm reference (eth-cscs/cscs-reframe-tests)"),
-    Published("docs/frontier.md", "19.1 / 23.2 / 26.7 / 23.9 TF/s", "CSCS CoralGemm reference (eth-cscs/cscs-reframe-tests)"),
-    Published("docs/frontier.md", "Single-GCD rocBLAS runs reach ~38 TF/s", "hipBLAS#584, rocBLAS#1563"),
-    Published("docs/sources.md", "≈ 139 TF/s | [D]", "derived from the Aurora paper's figures (the row)"),
-    Published("docs/at-scale.md", "| 139 TF/s +-5% |", "derived from the Aurora paper (the bar)"),
-    Published("docs/at-scale.md", "| 1.012 EF/s +-3% |", "TOP500 November 2024 (the bar)"),
-    Published("docs/at-scale.md", "| 11.64 EF/s +-5% |", "HPL-MxP list SC24 (the bar)"),
-    Published("docs/at-scale.md", "(published 1.012 EF/s) and HPL-MxP (11.64 EF/s)", "TOP500 / HPL-MxP list SC24"),
-    Published("scenarios/validation/mi250x-node-rochpl7.textproto", "rounded to 0.1 TF/s", "a rounding, not a figure"),
-    Published("scenarios/validation/mi300a-node-rochpl7.textproto", "rounded to 0.1 TF/s", "a rounding, not a figure"),
-    Published("docs/codes/rochpl-7.md", "| 162 TF/s |", "CSCS rocHPL reference (rochpl.py)"),
-    Published("README.md", "1.012 EF/s", "TOP500 November 2024; Aurora paper (arXiv 2604.09517)"),
-    Published("README.md", "139 TF/s (derived)", "1.012 EF/s / (9,234 nodes x 0.788), Aurora paper"),
-    Published("README.md", "139 TF/s |", "1.012 EF/s / (9,234 nodes x 0.788), Aurora paper"),
-    Published("README.md", "11.64 EF/s", "HPL-MxP list SC24; Aurora paper"),
-    Published("docs/results.md", "published 11.64 EF/s", "HPL-MxP list SC24; Aurora paper"),
-    Published("docs/results.md", "published 139 TF/s", "derived from the Aurora paper"),
-    Published("docs/results.md", "published 1.012 EF/s", "TOP500 November 2024"),
-    Published("docs/aurora.md", "139 TF/s [D] (1.012 EF/s", "derived from the Aurora paper"),
-    Published("docs/aurora.md", "published 1.012 EF/s", "TOP500 November 2024"),
-    Published("scenarios/aurora-hpl-1node.textproto", "~139 TF/s (1.012 EF/s", "derived from the Aurora paper"),
-    Published("scenarios/aurora-mxp-sc24.textproto", "Published: 11.64 EF/s.", "HPL-MxP list SC24"),
-    Published("scenarios/aurora-mxp-sc24.textproto", "11.64 EF/s [P]", "HPL-MxP list SC24"),
-    Published("docs/your-machine.md", "(64 x 67 TF/s = 4.29 PF/s [D])", "the template's GPU FP64 peak x 64 GPUs"),
-    Published("docs/your-machine.md", "0.8 x 67 = 53.6 TF/s a GPU [D]", "the template's GEMM efficiency x its peak"),
-    Published("scenarios/template.textproto", "4.29 PF/s FP64 peak", "64 GPUs x the template's FP64 peak (arithmetic)"),
-    Published("scenarios/workstation-cpu.textproto", "39 Gflop/s each", "the calibration below (a model parameter)"),
-    Published("scenarios/workstation-cpu.textproto", "50-62 Gflop/s", "real HPL 2.3 runs, docs/real-hpl-comparison.md"),
-    Published("scenarios/validation/mi250x-node-rochpl7.textproto", "155 TF/s at N 218,880",
-              "CSCS rocHPL reference (rochpl.py)"),
-    Published("scenarios/validation/mi300a-node-rochpl7.textproto", "162 TF/s at N 218,880",
-              "CSCS rocHPL reference (rochpl.py)"),
-]
