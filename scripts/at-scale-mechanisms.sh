@@ -40,7 +40,8 @@ flags_for() { # mechanism set -> --set flags
     none) ;;
     *) echo "unknown mechanism set $s" >&2; return 2 ;;
   esac
-  echo "--set $sp --set $ji --set $gp"
+  # --sourced-only: the shipped scenarios name the at-scale file (the fitted parameter); these runs must not
+  echo "--sourced-only --set $sp --set $ji --set $gp"
 }
 
 run_one() { # scenario set

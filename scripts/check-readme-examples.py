@@ -14,9 +14,16 @@ flags and every point of a study without simulating (`hplsim topo` is run as it
 is). The install and build steps of the README's first two commands are what
 CI itself runs, so only their hplsim part is run here.
 
-Usage: scripts/check-readme-examples.py [--build-dir DIR] [--list]
+--record CSV writes each command's CPU time (user + system of the process and
+its children) and wall time to CSV: docs/bench/readme-examples.csv is the file
+the README's "# N s" comments quote (scripts/check-doc-figures.py checks them).
+
+Usage: scripts/check-readme-examples.py [--build-dir DIR] [--list] [--record CSV]
 """
 import argparse
+import csv
+import datetime
+import resource
 import os
 import re
 import shlex
@@ -68,6 +75,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
     parser.add_argument("--list", action="store_true", help="print the commands as they would run, and stop")
+    parser.add_argument("--record", metavar="CSV", help="write each command's CPU and wall time to CSV")
     options = parser.parse_args()
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
         cmds = commands(f.read())
@@ -79,6 +87,7 @@ def main():
             print(" ".join(shlex.quote(a) for a in prepared(c)))
         return 0
     failures = 0
+    records = []
     with tempfile.TemporaryDirectory(prefix="hplsim-readme-") as scratch:
         for entry in os.listdir(ROOT):
             if entry in ("build", "hplsim-out", ".git"):
@@ -89,18 +98,30 @@ def main():
         for c in cmds:
             args = prepared(c)
             start = time.monotonic()
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             try:
                 r = subprocess.run(args, cwd=scratch, env=env, capture_output=True, text=True, timeout=600)
                 code, err = r.returncode, r.stderr
             except subprocess.TimeoutExpired:
                 code, err = "timeout (600 s)", ""
             took = time.monotonic() - start
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+            records.append({"command": c, "ran": " ".join(args[1:]), "cpu_s": f"{cpu:.2f}", "wall_s": f"{took:.2f}"})
             status = "ok" if code == 0 else f"FAILED ({code})"
             print(f"{status:>10}  {took:6.1f} s  {' '.join(shlex.quote(a) for a in args)}")
             if code != 0:
                 failures += 1
                 print(err[-3000:], file=sys.stderr)
     print(f"{len(cmds) - failures} of {len(cmds)} README commands ran")
+    if options.record and not failures:
+        with open(options.record, "w", encoding="utf-8", newline="") as f:
+            f.write(f"# Written by scripts/check-readme-examples.py --record on {datetime.date.today().isoformat()} "
+                    "(2-core machine): each README command as written and as run (full-scale ones with --dry-run), "
+                    "its CPU time (user + system, children included) and wall time.\n")
+            writer = csv.DictWriter(f, fieldnames=["command", "ran", "cpu_s", "wall_s"], lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(records)
     return 1 if failures else 0
 
 

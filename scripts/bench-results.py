@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Runs the full-scale and one-node scenarios whose figures the docs quote and
+writes docs/bench/results.csv, one row per run: the summary.json figures the
+docs quote (Rmax, time, sampling error, crossover), the run's own activity
+count, wall time and peak RSS (stats.json), the command, the date and the
+commit. scripts/check-doc-figures.py checks every quoted figure against this
+file, so a figure in README.md, docs/results.md or a machine page changes by
+re-running this script, never by hand.
+
+The 19 runs take ~30-40 min on 2 cores, one at a time (their sum of wall_s on
+2026-12-07, beside other builds). A row's wall time and peak RSS are one
+measurement on a shared machine: compare them only side by side.
+
+Usage: scripts/bench-results.py [--build-dir DIR] [--only NAME[,NAME...]] [--out CSV]
+  --only re-runs the named rows and keeps the others as they are.
+"""
+import argparse
+import csv
+import datetime
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NO_AMX = ["--set", "machine.node.amx=false", "--set",
+          "machine.kernels_file=../models/calibrations/aurora-node-noamx.textproto"]
+# ALCF's production GPU setting (1.5 GHz, one FP64 pipeline): docs/at-scale.md
+GPU1500 = ["--set", "machine.kernels_file=../models/calibrations/aurora-node-gpu1500.textproto"]
+# MPICH 3.2's collective selection table (docs/collectives.md, "The flagships with MPICH's table")
+MPICH32 = ["--set", "machine.mpi_file=../models/calibrations/mpich-3.2-collectives.textproto"]
+FOUR_WINDOWS = ["--set", "options.fast.initial_windows=4", "--set", "options.fast.max_windows=4"]
+
+# name -> hplsim arguments (run from the repository root)
+RUNS = {
+    "aurora-hpl-1node": ["run", "scenarios/aurora-hpl-1node.textproto"],
+    "aurora-hpl-1node-sourced": ["run", "scenarios/aurora-hpl-1node.textproto", "--sourced-only"],
+    "aurora-hpl-sc24": ["run", "scenarios/aurora-hpl-sc24.textproto"],
+    "aurora-hpl-sc24-sourced": ["run", "scenarios/aurora-hpl-sc24.textproto", "--sourced-only"],
+    "aurora-mxp-sc24": ["run", "scenarios/aurora-mxp-sc24.textproto"],
+    "aurora-mxp-sc24-sourced": ["run", "scenarios/aurora-mxp-sc24.textproto", "--sourced-only"],
+    "aurora-mxp-sc24-noamx": ["run", "scenarios/aurora-mxp-sc24.textproto"] + NO_AMX,
+    "aurora-mxp-sc24-noamx-sourced": ["run", "scenarios/aurora-mxp-sc24.textproto", "--sourced-only"] + NO_AMX,
+    "aurora-hpl-1node-gpu1500-sourced": ["run", "scenarios/aurora-hpl-1node.textproto", "--sourced-only"] + GPU1500,
+    "aurora-hpl-sc24-gpu1500-sourced": ["run", "scenarios/aurora-hpl-sc24.textproto", "--sourced-only"] + GPU1500,
+    "aurora-mxp-sc24-gpu1500-sourced": ["run", "scenarios/aurora-mxp-sc24.textproto", "--sourced-only"] + GPU1500,
+    "aurora-hpl-sc24-mpich32": ["run", "scenarios/aurora-hpl-sc24.textproto"] + MPICH32,
+    "aurora-mxp-sc24-mpich32": ["run", "scenarios/aurora-mxp-sc24.textproto"] + MPICH32,
+    "frontier-hpl-4w": ["run", "scenarios/frontier-hpl.textproto"] + FOUR_WINDOWS,
+    "el-capitan-hpl": ["run", "scenarios/el-capitan-hpl.textproto"],
+    "jupiter-hpl-4w": ["run", "scenarios/jupiter-hpl.textproto"] + FOUR_WINDOWS,
+    "mi250x-node-rochpl7": ["run", "scenarios/validation/mi250x-node-rochpl7.textproto"],
+    "mi300a-node-rochpl7": ["run", "scenarios/validation/mi300a-node-rochpl7.textproto"],
+}
+SUMMARY = ["rmax_flops_per_s", "time_s", "rmax_sampling_error_fraction", "crossover_fraction", "rate_drop_fraction",
+           "gemm_below_phase", "gemm_below_phase_fraction", "n", "nb", "p", "q", "nodes", "ranks", "steps", "mode"]
+FIELDS = ["name", "args"] + SUMMARY + ["activities", "wall_s", "peak_rss_mib", "date", "commit"]
+
+
+def run(hplsim, name, scratch):
+    out = os.path.join(scratch, name)
+    timing = os.path.join(scratch, name + ".time")
+    cmd = ["/usr/bin/time", "-f", "%e %M", "-o", timing, hplsim] + RUNS[name] + ["--out", out]
+    done = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if done.returncode != 0:
+        sys.exit(f"bench-results: `{' '.join(cmd)}` exited {done.returncode}: {done.stderr.strip()[-2000:]}")
+    with open(os.path.join(out, "summary.json"), encoding="utf-8") as f:
+        summary = json.load(f)
+    with open(os.path.join(out, "stats.json"), encoding="utf-8") as f:
+        stats = json.load(f)
+    with open(timing, encoding="utf-8") as f:
+        wall_s, rss_kib = f.read().split()[-2:]
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                            text=True).stdout.strip()
+    row = {"name": name, "args": " ".join(RUNS[name])}
+    row.update({k: summary.get(k) for k in SUMMARY})
+    row.update(activities=stats["activities"], wall_s=wall_s, peak_rss_mib=f"{int(rss_kib) / 1024:.0f}",
+               date=datetime.date.today().isoformat(), commit=commit)
+    print(f"bench-results: {name}: Rmax {row['rmax_flops_per_s']:.6g} flop/s, wall {wall_s} s", flush=True)
+    return row
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--only", default="")
+    parser.add_argument("--out", default=os.path.join(ROOT, "docs", "bench", "results.csv"))
+    args = parser.parse_args()
+    only = [n for n in args.only.split(",") if n]
+    for n in only:
+        if n not in RUNS:
+            sys.exit(f"bench-results: --only {n}: no such run (runs: {', '.join(RUNS)})")
+    rows = {}
+    if only and os.path.exists(args.out):
+        with open(args.out, encoding="utf-8") as f:
+            rows = {r["name"]: r for r in csv.DictReader(line for line in f if not line.startswith("#"))}
+    hplsim = os.path.join(args.build_dir, "sim", "hplsim")
+    with tempfile.TemporaryDirectory(prefix="hplsim-bench-results-") as scratch:
+        for name in RUNS:
+            if not only or name in only:
+                rows[name] = run(hplsim, name, scratch)
+    with open(args.out, "w", encoding="utf-8", newline="") as f:
+        f.write("# Written by scripts/bench-results.py (one run each, one at a time, on the 2-core development "
+                "machine); the docs' figures of these runs are checked against it by scripts/check-doc-figures.py.\n")
+        writer = csv.DictWriter(f, fieldnames=FIELDS, lineterminator="\n")
+        writer.writeheader()
+        for name in RUNS:
+            if name in rows:
+                writer.writerow(rows[name])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
