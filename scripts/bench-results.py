@@ -49,7 +49,7 @@ RUNS = {
     "aurora-mxp-sc24-mpich32": ["run", "scenarios/aurora-mxp-sc24.textproto"] + MPICH32,
     "frontier-hpl-4w": ["run", "scenarios/frontier-hpl.textproto"] + FOUR_WINDOWS,
     "el-capitan-hpl": ["run", "scenarios/el-capitan-hpl.textproto"],
-    "jupiter-hpl-4w": ["run", "scenarios/jupiter-hpl.textproto"] + FOUR_WINDOWS,
+    "jupiter-hpl": ["run", "scenarios/jupiter-hpl.textproto"],
     "mi250x-node-rochpl7": ["run", "scenarios/validation/mi250x-node-rochpl7.textproto"],
     "mi300a-node-rochpl7": ["run", "scenarios/validation/mi300a-node-rochpl7.textproto"],
 }
