@@ -142,6 +142,33 @@ TEST(CliRun, FoldedRunWithCollectivePivotsGivesByteIdenticalOutputsTwice) {
   EXPECT_EQ(read_text(dir / "a" / "steps.csv"), read_text(dir / "b" / "steps.csv"));
 }
 
+namespace {
+
+// Runs `args` twice, with the collective panel factorization on and off (the
+// pivot exchanges collective in both), and checks that Rmax and the PFACT
+// total agree within `rmax_rel` and `pfact_rel`.
+void expect_collective_panel_as_ops(std::vector<std::string> args, double rmax_rel, double pfact_rel) {
+  TempDir dir;
+  args.insert(args.end(), {"--set", "options.fast.pivot_collective=true"});
+  const auto run = [&](const char* name, const char* panel) {
+    std::vector<std::string> a = args;
+    a.insert(a.end(), {"--set", std::string("options.fast.panel_collective=") + panel, "--out",
+                       (dir / name).string()});
+    const CliResult r = run_hplsim(a, dir);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return read_summary(dir / name);
+  };
+  const json panel = run("panel", "true"), ops = run("ops", "false");
+  const double rmax = ops.at("rmax_tflops").get<double>();
+  EXPECT_GT(rmax, 0.0);
+  EXPECT_NEAR(panel.at("rmax_tflops").get<double>(), rmax, rmax_rel * rmax);
+  const double pfact = ops.at("phase_totals_s").at("pfact").get<double>();
+  EXPECT_GT(pfact, 0.0);
+  EXPECT_NEAR(panel.at("phase_totals_s").at("pfact").get<double>(), pfact, pfact_rel * pfact);
+}
+
+} // namespace
+
 TEST(CliRun, CollectivePanelFactorizationTimesThePanelAsItsOpsDo) {
   // Fast mode's collective panel factorization (one op per panel and rank,
   // priced by the last member to arrive) against the same panels as their
@@ -152,27 +179,14 @@ TEST(CliRun, CollectivePanelFactorizationTimesThePanelAsItsOpsDo) {
   // the closed sums); the tolerances leave room for that rounding, on windows
   // of 2 measured steps (on the scenario's windows of 6 the two came out 7e-4
   // apart in Rmax: longer windows give the rounding more steps to grow).
-  TempDir dir;
-  const auto run = [&](const char* name, const char* panel) {
-    const std::vector<std::string> args = {
-        "run", source_path("scenarios/aurora-hpl-sc24.textproto"), "--nodes", "16", "--P", "8", "--Q", "12",
-        "--N", "599040", "--set", "options.fast.initial_windows=4", "--set", "options.fast.max_windows=6",
-        "--set", "options.fast.measured_steps=2", "--set", "options.fast.fold=OFF", "--set",
-        "options.fast.pivot_collective=true", "--set", std::string("options.fast.panel_collective=") + panel,
-        // The sourced model: the two schedules compared without
-        // the fitted per-node, per-step GPU factor.
-        "--sourced-only", "--out", (dir / name).string()};
-    const CliResult r = run_hplsim(args, dir);
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    return read_summary(dir / name);
-  };
-  const json panel = run("panel", "true"), ops = run("ops", "false");
-  const double rmax = ops.at("rmax_tflops").get<double>();
-  EXPECT_GT(rmax, 0.0);
-  EXPECT_NEAR(panel.at("rmax_tflops").get<double>(), rmax, 1e-5 * rmax);
-  const double pfact = ops.at("phase_totals_s").at("pfact").get<double>();
-  EXPECT_GT(pfact, 0.0);
-  EXPECT_NEAR(panel.at("phase_totals_s").at("pfact").get<double>(), pfact, 1e-4 * pfact);
+  expect_collective_panel_as_ops({"run", source_path("scenarios/aurora-hpl-sc24.textproto"), "--nodes", "16",
+                                  "--P", "8", "--Q", "12", "--N", "599040", "--set",
+                                  "options.fast.initial_windows=4", "--set", "options.fast.max_windows=6",
+                                  "--set", "options.fast.measured_steps=2", "--set", "options.fast.fold=OFF",
+                                  // The sourced model: the two schedules compared without
+                                  // the fitted per-node, per-step GPU factor.
+                                  "--sourced-only"},
+                                 1e-5, 1e-4);
 }
 
 TEST(CliRun, CollectiveGpuPanelTimesThePanelAsItsOpsDo) {
@@ -182,25 +196,8 @@ TEST(CliRun, CollectiveGpuPanelTimesThePanelAsItsOpsDo) {
   // op per panel and member against its kernels, copies and collective pivot
   // exchanges one op at a time. Measured: Rmax and the PFACT total equal to
   // 1e-13 relative (the closed sums against the private resources' steps).
-  TempDir dir;
-  const auto run = [&](const char* name, const char* panel) {
-    const std::vector<std::string> args = {
-        "run",   source_path("scenarios/validation/mi300a-node-rochpl7.textproto"),
-        "--N",   "61440",
-        "--set", "options.fast.pivot_collective=true",
-        "--set", std::string("options.fast.panel_collective=") + panel,
-        "--out", (dir / name).string()};
-    const CliResult r = run_hplsim(args, dir);
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    return read_summary(dir / name);
-  };
-  const json panel = run("panel", "true"), ops = run("ops", "false");
-  const double rmax = ops.at("rmax_tflops").get<double>();
-  EXPECT_GT(rmax, 0.0);
-  EXPECT_NEAR(panel.at("rmax_tflops").get<double>(), rmax, 1e-7 * rmax);
-  const double pfact = ops.at("phase_totals_s").at("pfact").get<double>();
-  EXPECT_GT(pfact, 0.0);
-  EXPECT_NEAR(panel.at("phase_totals_s").at("pfact").get<double>(), pfact, 1e-7 * pfact);
+  expect_collective_panel_as_ops(
+      {"run", source_path("scenarios/validation/mi300a-node-rochpl7.textproto"), "--N", "61440"}, 1e-7, 1e-7);
 }
 
 TEST(CliRun, SeedChangesTheResultOnlyWhenItChanges) {
