@@ -2,6 +2,8 @@
 
 #include "sim/engine/engine_setup.hpp"
 
+#include <algorithm>
+
 namespace hplsim::sim {
 
 PrivateCopyLink PrivateCopyLink::of(const PlatformSpec& spec) {
@@ -20,6 +22,10 @@ double PrivateCopyLink::latency_s(double bytes) const {
 
 double PrivateCopyLink::bound_bytes_per_s(double bytes) const {
   return transfer_bandwidth_factor(bytes) * bandwidth_bytes_per_s;
+}
+
+double PrivateCopyLink::alone_s(double bytes) const {
+  return latency_s(bytes) + bytes / std::min(bandwidth_bytes_per_s, bound_bytes_per_s(bytes));
 }
 
 } // namespace hplsim::sim

@@ -23,6 +23,9 @@ struct PrivateCopyLink {
   /// (engine_setup.hpp, transfer_latency_s).
   double latency_s(double bytes) const;
   double bound_bytes_per_s(double bytes) const;
+  /// A copy of `bytes` alone on the link: its latency, then the bytes at the
+  /// link's rate under its bound (what the resource gives a job it does not share).
+  double alone_s(double bytes) const;
 };
 
 } // namespace hplsim::sim

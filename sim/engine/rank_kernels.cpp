@@ -4,6 +4,7 @@
 #include "models/random_streams.hpp"
 #include "sim/engine/engine_setup.hpp"
 #include "sim/engine/faults_runtime.hpp"
+#include "traces/comm_pattern.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -43,17 +44,12 @@ const PanelPart& RankRunner::panel_part(const traces::Exchange& x, std::size_t p
     }
     return part_;
   }
-  // The flag copies, each alone on its link (latency, then the bytes at the link's rate).
-  const auto copy_s = [this](bool d2h, double bytes) {
-    const PrivateCopyLink& link = private_copy_link(d2h);
-    return link.latency_s(bytes) +
-           bytes / std::min(link.bandwidth_bytes_per_s, link.bound_bytes_per_s(bytes));
+  // The flag copies, each alone on its link.
+  const auto copy_s = [this](bool d2h, std::int64_t bytes) {
+    return private_copy_link(d2h).alone_s(static_cast<double>(bytes));
   };
-  const auto doubles = [](std::int64_t n) {
-    return static_cast<double>(n) * static_cast<double>(sizeof(double));
-  };
-  const double d2h_s = shape.host_flag() ? copy_s(true, doubles(4 + x.jb())) : 0.0;
-  part_.after_exchange_s = shape.host_flag() ? copy_s(false, doubles(4 + 2 * x.jb())) : 0.0;
+  const double d2h_s = shape.host_flag() ? copy_s(true, traces::doubles(4 + x.jb())) : 0.0;
+  part_.after_exchange_s = shape.host_flag() ? copy_s(false, traces::doubles(4 + 2 * x.jb())) : 0.0;
   // As compute() runs a GPU kernel: the node's factor of the step, the rank's GPU's own speed.
   const double gpu_factor =
       node_gpu_step_factor(pos) * kWorkUnitsPerSecond / st_.platform.gpu(rank_, 0)->get_speed();
