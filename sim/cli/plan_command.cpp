@@ -141,7 +141,7 @@ int plan(PlanArgs a, const ScenarioOverrides& overrides) {
   for (std::size_t i = 0; i < modes.size(); ++i)
     mode += (i == 0 ? "" : i + 1 == modes.size() ? " and " : ", ") + modes[i];
   if (a.dry_run) {
-    std::cout << "Plan: " << base.name << ", " << mode << " mode\nRule: " << kPlanGridRule << "\n";
+    std::cout << "Plan: " << base.name << ", " << mode << " mode\nRule: " << kRederiveRule << "\n";
     for (std::size_t i = 0; i < points.size(); ++i) {
       const PlanGrid& g = grids[i];
       const ResolvedScenario& sc = points[i];
@@ -158,7 +158,7 @@ int plan(PlanArgs a, const ScenarioOverrides& overrides) {
     write_about_json({"plan", base.name, base.description, "", mode, base.options.seed}, a.out_dir);
     std::cout << "Plan: " << base.name << ", " << a.trials << " trials per node count, " << mode
               << " mode, seed " << base.options.seed << "\n"
-              << "Rule: " << kPlanGridRule << "\n";
+              << "Rule: " << kRederiveRule << "\n";
   }
   const int jobs = a.jobs > 0 ? a.jobs : window_workers(0);
   const auto answers = run_study_items(

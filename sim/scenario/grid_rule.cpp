@@ -30,9 +30,23 @@ std::int64_t same_memory_per_rank_n(const WorkloadConfig& w, int ranks, std::int
 Rederived rederive_for_nodes(const WorkloadConfig& w, int nodes) {
   Rederived r;
   r.nodes = nodes;
-  const int ranks = nodes * w.ranks_per_node;
-  closest_grid(ranks, double(w.p) / double(w.q), r.p, r.q);
-  r.n = same_memory_per_rank_n(w, ranks, w.nb);
+  const double ratio = double(w.p) / double(w.q);
+  const double target = std::log(ratio);
+  const int max_idle = std::max(1, static_cast<int>(std::floor(kMaxIdleFraction * nodes)));
+  double best_off = std::numeric_limits<double>::infinity();
+  for (int idle = 0; idle <= std::min(max_idle, nodes - 1); ++idle) {
+    int p = 0, q = 0;
+    closest_grid((nodes - idle) * w.ranks_per_node, ratio, p, q);
+    const double off = std::abs(std::log(double(p) / double(q)) - target);
+    if (off < best_off - 1e-12) {
+      best_off = off;
+      r.active_nodes = nodes - idle;
+      r.p = p;
+      r.q = q;
+    }
+    if (off <= std::log(kMaxAspect) + 1e-12) break; // the fewest idle within the bound
+  }
+  r.n = same_memory_per_rank_n(w, r.p * r.q, w.nb);
   return r;
 }
 

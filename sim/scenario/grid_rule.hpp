@@ -1,14 +1,23 @@
 #pragma once
-// The run re-derived for another node count: the one rule pre-screening
-// (sim/scenario/prescreen_rule.hpp) and `hplsim plan` (sim/study/plan.hpp)
-// share, so that a plan's point and a pre-screened run of the same size are
-// the same run:
-//   ranks' = nodes' x ranks_per_node;
-//   P' x Q' = ranks', the factorization with P' <= Q' whose ratio P'/Q' is
-//     closest (in log) to the scenario's P/Q (ties: the smaller P');
+// The run re-derived for another node count: the one rule `hplsim run --nodes`,
+// pre-screening (sim/scenario/prescreen_rule.hpp) and `hplsim plan`
+// (sim/study/plan_grid.hpp) share, so that a run, a pre-screened run and a
+// plan's point of the same size are the same run (docs/studies.md, "Capacity
+// planning: node counts whose ranks factor badly"):
+//   active nodes: the most nodes, from `nodes` down to at most kMaxIdleFraction
+//     of them (at least one node, from 2 nodes up) left idle, whose ranks factor
+//     within a factor kMaxAspect of the scenario's P:Q; none within: the one
+//     closest to it. Real runs leave a few ranks idle for a squarer grid (HPL
+//     runs on P x Q of its processes, the rest idle); the simulator places ranks
+//     node by node, so the ranks left idle here are whole nodes'. A count whose
+//     ranks factor badly (5,884 JUPITER nodes: 23,536 ranks = 16 x 1,471, 1,471
+//     prime) would otherwise get a grid no real run would use;
+//   P' x Q' = the active nodes' ranks, the factorization with P' <= Q' whose
+//     ratio P'/Q' is closest (in log) to the scenario's P/Q (ties: the smaller P');
 //   N' = the largest multiple of NB with N'^2 / ranks' <= N^2 / ranks (the
 //     same matrix memory per rank, so the same fraction of each GPU's memory
-//     the scenario's own N fills).
+//     the scenario's own N fills), lowered to fit the declared memory where the
+//     panels of a narrower grid would not (fit_n_to_memory, sim/scenario/memory_fit.hpp).
 #include <cstdint>
 #include <string>
 
@@ -16,12 +25,20 @@
 
 namespace hplsim::sim {
 
+/// At most this fraction of the nodes is left idle (one node at any count from 2 up).
+inline constexpr double kMaxIdleFraction = 0.01;
+/// A grid within this factor of the scenario's P:Q is taken as it comes.
+inline constexpr double kMaxAspect = 2.0;
+
 struct Rederived {
-  int nodes = 0, p = 0, q = 0;
+  int nodes = 0;        ///< the nodes asked for
+  int active_nodes = 0; ///< the nodes whose ranks run HPL (the others idle)
+  int p = 0, q = 0;
   std::int64_t n = 0;
 };
 
-/// `workload` re-derived for `nodes` nodes by the rule above (N at least NB).
+/// `workload` re-derived for `nodes` nodes by the rule above, N before any
+/// memory cap (at least NB).
 Rederived rederive_for_nodes(const WorkloadConfig& workload, int nodes);
 
 /// The N of the rule alone: the largest multiple of `nb` (at least `nb`) whose
@@ -34,7 +51,10 @@ void closest_grid(int ranks, double p_over_q, int& p, int& q);
 
 /// The rule in one line, for the outputs that apply it.
 inline constexpr const char* kRederiveRule =
-    "P x Q: the factorization of nodes x ranks_per_node with P <= Q closest (in log) to the scenario's P:Q; "
-    "N: the largest multiple of NB with the scenario's matrix memory per rank (N^2 / ranks)";
+    "P x Q: the factorization of the ranks with P <= Q closest (in log) to the scenario's P:Q, on the most "
+    "nodes (at most 1% idle, or one node) whose ranks factor within 2x of it; N: the scenario's matrix "
+    "memory "
+    "per rank (N^2 / ranks), a multiple of NB, lowered where needed to fit the declared memory with the "
+    "panels";
 
 } // namespace hplsim::sim

@@ -108,4 +108,11 @@ std::optional<std::int64_t> largest_fitting_n(const ResolvedScenario& sc, std::o
   return models::largest_fitting_n(memory_inputs(sc), fraction);
 }
 
+std::optional<std::int64_t> fit_n_to_memory(const ResolvedScenario& sc) {
+  if (!memory_refusal(sc)) return std::nullopt;
+  const auto fits = largest_fitting_n(sc);
+  if (fits && *fits >= sc.workload.nb && *fits < sc.workload.n) return fits;
+  return std::nullopt;
+}
+
 } // namespace hplsim::sim

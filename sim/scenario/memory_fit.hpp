@@ -43,4 +43,11 @@ std::string memory_report(const ResolvedScenario& scenario);
 std::optional<std::int64_t> largest_fitting_n(const ResolvedScenario& scenario,
                                               std::optional<double> fraction = std::nullopt);
 
+/// The N a re-derived run (sim/scenario/grid_rule.hpp) takes: the scenario's
+/// own when it fits (or the scenario allows oversubscription, or declares no
+/// memory), else the largest multiple of NB that fits when one of at least NB
+/// does (returned), else the scenario's own (refused later, with its reason).
+/// nullopt: N stays.
+std::optional<std::int64_t> fit_n_to_memory(const ResolvedScenario& scenario);
+
 } // namespace hplsim::sim

@@ -10,6 +10,7 @@
 #include "models/prescreen.hpp"
 #include "models/variability.hpp"
 #include "sim/scenario/grid_rule.hpp"
+#include "sim/scenario/memory_fit.hpp"
 #include "sim/scenario/scenario_check.hpp"
 #include "sim/scenario/scenario_paths.hpp"
 #include "sim/support/errors.hpp"
@@ -75,13 +76,21 @@ std::string apply_prescreen(ResolvedScenario& sc) {
   const int nodes = static_cast<int>(kept.size());
   const Rederived r = rederive_for_nodes(w, nodes);
   said << "; " << nodes << " nodes remain (the run asked for " << w.nodes << "): re-derived " << r.p << " x "
-       << r.q << " (was " << w.p << " x " << w.q << "), N " << r.n << " (was " << w.n
-       << ", same matrix memory per rank)";
-  w.nodes = nodes;
+       << r.q << " (was " << w.p << " x " << w.q << ")";
+  if (r.active_nodes < nodes)
+    said << " on " << r.active_nodes << " of them (" << nodes - r.active_nodes
+         << " idle: their ranks would factor badly)";
+  const std::int64_t was_n = w.n;
+  w.nodes = r.active_nodes;
   w.p = r.p;
   w.q = r.q;
   w.n = r.n;
-  w.node_map = kept;
+  w.node_map.assign(kept.begin(), kept.begin() + r.active_nodes);
+  said << ", N " << r.n << " (was " << was_n << ", same matrix memory per rank)";
+  if (const auto fits = fit_n_to_memory(sc)) {
+    w.n = *fits;
+    said << ", lowered to " << *fits << " to fit the declared memory with its panels";
+  }
   return said.str();
 }
 

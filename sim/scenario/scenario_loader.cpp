@@ -14,7 +14,9 @@
 #include <sstream>
 
 #include "sim/scenario/grid_rule.hpp"
+#include "sim/scenario/memory_fit.hpp"
 #include "sim/scenario/scenario_check.hpp"
+#include "sim/scenario/scenario_defaults.hpp"
 #include "sim/scenario/scenario_validate.hpp"
 #include "sim/support/suggest.hpp"
 
@@ -277,20 +279,25 @@ void apply_overrides(Scenario& scenario, const ScenarioOverrides& o, detail::Ove
 }
 
 // --nodes K: the run re-derived for K nodes by the grid rule
-// (sim/scenario/grid_rule.hpp), P x Q unless --P, --Q or --set gives either,
-// N unless --N or --set gives it. Returns what was done ("" when nothing
-// changed); the values are logged as the flag's, so a problem with them
-// names --nodes.
-std::string rederive_for_nodes_flag(const Workload& file, Scenario& scenario, const ScenarioOverrides& o,
-                                    detail::OverrideLog& log) {
-  if (!o.nodes || !scenario.has_workload()) return "";
+// (sim/scenario/grid_rule.hpp): the active nodes and P x Q unless --P, --Q or
+// --set gives either, N unless --N or --set gives it (lowered to fit the
+// memory after validation: fit_rederived_n). Returns what was done ("" when
+// nothing changed); the values are logged as the flag's, so a problem with
+// them names --nodes.
+struct NodesFlag {
+  std::string note;
+  bool n_rederived = false;
+};
+NodesFlag rederive_for_nodes_flag(const Workload& file, Scenario& scenario, const ScenarioOverrides& o,
+                                  detail::OverrideLog& log) {
+  if (!o.nodes || !scenario.has_workload()) return {};
   Workload& w = *scenario.mutable_workload();
   const bool grid_given = log.find({"workload.p", "workload.q"}) != nullptr;
   const bool n_given = log.find({"workload.n"}) != nullptr;
   const std::int64_t ppn = w.has_ranks_per_node() ? w.ranks_per_node() : 1;
   if ((grid_given && n_given) || file.p() < 1 || file.q() < 1 || file.n() < 1 || w.nb() < 1 || *o.nodes < 1 ||
       ppn < 1 || std::int64_t{*o.nodes} * ppn > std::numeric_limits<int>::max())
-    return ""; // nothing to re-derive, or validation reports the bad field
+    return {}; // nothing to re-derive, or validation reports the bad field
   // The scenario file's run (its grid's shape, its matrix memory per rank),
   // at the NB and ranks per node now in effect.
   WorkloadConfig from;
@@ -300,24 +307,47 @@ std::string rederive_for_nodes_flag(const Workload& file, Scenario& scenario, co
   from.nb = w.nb();
   from.ranks_per_node = w.has_ranks_per_node() ? w.ranks_per_node() : 1;
   const Rederived r = rederive_for_nodes(from, *o.nodes);
-  std::string note;
+  NodesFlag out;
+  std::string& note = out.note;
   const std::string label = "--nodes " + std::to_string(*o.nodes) + " (re-derived)";
+  const int ranks = grid_given ? *o.nodes * from.ranks_per_node : r.p * r.q;
+  if (!grid_given && r.active_nodes < *o.nodes) {
+    w.set_nodes(r.active_nodes);
+    log.record("workload.nodes", label);
+    note = "HPL on " + std::to_string(r.active_nodes) + " of the nodes, " +
+           std::to_string(*o.nodes - r.active_nodes) + " idle (" + std::to_string(*o.nodes) + " x " +
+           std::to_string(from.ranks_per_node) + " ranks factor badly)";
+  }
   if (!grid_given && (r.p != from.p || r.q != from.q)) {
     w.set_p(r.p);
     w.set_q(r.q);
     log.record("workload.p", label);
     log.record("workload.q", label);
-    note = "P x Q " + std::to_string(from.p) + " x " + std::to_string(from.q) + " -> " + std::to_string(r.p) +
-           " x " + std::to_string(r.q);
+    note += (note.empty() ? "" : ", ") + std::string("P x Q ") + std::to_string(from.p) + " x " +
+            std::to_string(from.q) + " -> " + std::to_string(r.p) + " x " + std::to_string(r.q);
   }
-  if (!n_given && r.n != from.n) {
-    w.set_n(r.n);
+  const std::int64_t n = same_memory_per_rank_n(from, ranks, from.nb);
+  if (!n_given && n != from.n) {
+    w.set_n(n);
     log.record("workload.n", label);
-    note += (note.empty() ? "" : ", ") + std::string("N ") + std::to_string(from.n) + " -> " +
-            std::to_string(r.n);
+    out.n_rederived = true;
+    note +=
+        (note.empty() ? "" : ", ") + std::string("N ") + std::to_string(from.n) + " -> " + std::to_string(n);
   }
-  if (note.empty()) return "";
-  return "--nodes " + std::to_string(*o.nodes) + ": " + note + " (" + kRederiveRule + ")";
+  if (note.empty()) return {};
+  note = "--nodes " + std::to_string(*o.nodes) + ": " + note;
+  return out;
+}
+
+// A re-derived N lowered to the largest that fits the declared memory when the
+// re-derived grid's panels would not fit (fit_n_to_memory). Returns what was
+// done ("" when nothing).
+std::string fit_rederived_n(LoadedScenario& loaded, detail::OverrideLog& log, int nodes) {
+  const auto fits = fit_n_to_memory(resolve(loaded));
+  if (!fits) return "";
+  loaded.scenario.mutable_workload()->set_n(*fits);
+  log.record("workload.n", "--nodes " + std::to_string(nodes) + " (re-derived)");
+  return ", lowered to " + std::to_string(*fits) + " to fit the declared memory";
 }
 
 // 9234 -> "9,234".
@@ -365,8 +395,12 @@ LoadedScenario load(const std::string& text, const std::string& path, const Scen
   detail::OverrideLog log;
   const Workload file = loaded.scenario.workload();
   apply_overrides(loaded.scenario, overrides, log);
-  loaded.rederive_note = rederive_for_nodes_flag(file, loaded.scenario, overrides, log);
+  const NodesFlag nodes = rederive_for_nodes_flag(file, loaded.scenario, overrides, log);
   detail::validate_scenario(loaded, tree, log);
+  if (!nodes.note.empty())
+    loaded.rederive_note = nodes.note +
+                           (nodes.n_rederived ? fit_rederived_n(loaded, log, *overrides.nodes) : "") + " (" +
+                           kRederiveRule + ")";
   note_reference_run(file, loaded);
   return loaded;
 }

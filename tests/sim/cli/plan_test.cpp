@@ -23,7 +23,10 @@ TEST(Plan, PrintsTheTableAndTheBestNodeCountUnderEachObjective) {
   const std::string sc = small_dragonfly_with_failures(dir);
   const CliResult r = run_hplsim(plan_args(sc, (dir / "a").string()), dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("Rule: P x Q: the grid rule on the most nodes"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Rule: P x Q: the factorization of the ranks with P <= Q closest (in log) to the "
+                       "scenario's P:Q, on the most nodes"),
+            std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("Best under rmax-in-window: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Best under time-to-result: "), std::string::npos) << r.out;
   // The window as given, and intervals as [lo, hi].

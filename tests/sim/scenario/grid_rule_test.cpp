@@ -1,5 +1,5 @@
 // The run re-derived for another node count (sim/scenario/grid_rule.hpp), the
-// rule pre-screening and `hplsim plan` share.
+// rule `hplsim run --nodes`, pre-screening and `hplsim plan` share.
 #include "sim/scenario/grid_rule.hpp"
 
 #include <cmath>
@@ -23,6 +23,7 @@ WorkloadConfig aurora() {
 
 TEST(GridRule, TheScenariosOwnNodeCountGivesItsOwnRun) {
   const Rederived r = rederive_for_nodes(aurora(), 9234);
+  EXPECT_EQ(r.active_nodes, 9234);
   EXPECT_EQ(r.p, 162);
   EXPECT_EQ(r.q, 342);
   EXPECT_EQ(r.n, 28773888); // 74,932 blocks of 384: already a multiple of NB
@@ -51,6 +52,27 @@ TEST(GridRule, FewerNodesKeepTheRatioAndTheMemoryPerRank) {
   const Rederived r8 = rederive_for_nodes(w, 8000);
   EXPECT_EQ(r8.p, 150);
   EXPECT_EQ(r8.q, 320);
+}
+
+TEST(GridRule, RanksThatFactorBadlyLeaveTheFewestNodesIdle) {
+  // JUPITER's shape (4 ranks a node, 150 x 160, NB 1,024): 5,881 nodes (prime):
+  // 23,524 = 4 x 5,881, a 4 x 5,881 grid 40x off; 5,880 x 4 = 23,520 = 147 x 160.
+  WorkloadConfig w;
+  w.nodes = 6000;
+  w.ranks_per_node = 4;
+  w.p = 150;
+  w.q = 160;
+  w.nb = 1024;
+  w.n = 15645696;
+  const Rederived r = rederive_for_nodes(w, 5881);
+  EXPECT_EQ(r.active_nodes, 5880);
+  EXPECT_EQ(r.p, 147);
+  EXPECT_EQ(r.q, 160);
+  // N: the matrix memory per rank of the 23,520 ranks that run.
+  EXPECT_EQ(r.n, same_memory_per_rank_n(w, 147 * 160, 1024));
+  // A count within 2x leaves none idle; one node alone has no node to spare.
+  EXPECT_EQ(rederive_for_nodes(w, 6000).active_nodes, 6000);
+  EXPECT_EQ(rederive_for_nodes(w, 1).active_nodes, 1);
 }
 
 TEST(GridRule, APrimeRankCountIsOneRow) {

@@ -74,6 +74,24 @@ TEST(MemoryFit, TheLargestFittingNFitsAndOneBlockMoreDoesNot) {
   EXPECT_FALSE(*fits_in_memory(resolve(load_scenario(path, at))));
 }
 
+TEST(MemoryFit, ARederivedRunTakesTheLargestNThatFitsOnlyWhenItsOwnDoesNot) {
+  // fit_n_to_memory (the N a re-derived run takes): nothing when N fits, the
+  // largest fitting N (largest_fitting_n, checked above) when it does not, and
+  // nothing when the scenario allows oversubscription.
+  const std::string path = std::string(HPLSIM_SOURCE_DIR) + "/scenarios/aurora-hpl-sc24.textproto";
+  const ResolvedScenario own = resolve(load_scenario(path));
+  EXPECT_FALSE(fit_n_to_memory(own).has_value());
+  ScenarioOverrides larger;
+  larger.n = own.workload.n / 10 * 11 / own.workload.nb * own.workload.nb;
+  const ResolvedScenario big = resolve(load_scenario(path, larger));
+  const auto fits = fit_n_to_memory(big);
+  ASSERT_TRUE(fits.has_value());
+  EXPECT_EQ(*fits, *largest_fitting_n(big));
+  EXPECT_LT(*fits, big.workload.n);
+  larger.allow_oversubscription = true;
+  EXPECT_FALSE(fit_n_to_memory(resolve(load_scenario(path, larger))).has_value());
+}
+
 TEST(MemoryFit, TheRefusalNamesTheLargestNThatFits) {
   // aurora-hpl-1node with N 10% larger (329,472) is refused; the message gives
   // largest_fitting_n's answer, which the test above shows fits while one block

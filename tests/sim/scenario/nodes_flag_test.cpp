@@ -1,10 +1,12 @@
 // --nodes K (sim/scenario/scenario_loader.cpp): a scenario run on another node
 // count is re-derived by the grid rule (sim/scenario/grid_rule.hpp), P x Q
-// and N each unless given, and says so.
+// and N each unless given (a node left idle where the ranks factor badly, N
+// lowered to fit the memory), and says so.
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "sim/scenario/memory_fit.hpp"
 #include "sim/scenario/scenario_defaults.hpp"
 #include "sim/scenario/scenario_loader.hpp"
 
@@ -52,6 +54,24 @@ TEST(NodesFlag, TheScenariosOwnNodeCountChangesNothing) {
   EXPECT_EQ(sc.workload.q, 342);
   EXPECT_EQ(sc.workload.n, 28773888);
   EXPECT_TRUE(sc.rederive_note.empty()) << sc.rederive_note;
+}
+
+TEST(NodesFlag, RanksThatFactorBadlyLeaveANodeIdleAsPlanDoes) {
+  // JUPITER (4 ranks a node, 150 x 160): 5,884 x 4 = 23,536 = 16 x 1,471 with
+  // 1,471 prime, 10x off the scenario's shape; 5,883 x 4 = 23,532 = 148 x 159
+  // (4 x 37 and 3 x 53), the run `hplsim plan` takes at 5,884 nodes
+  // (tests/sim/study/plan_grid_test.cpp).
+  ScenarioOverrides o;
+  o.nodes = 5884;
+  const ResolvedScenario sc =
+      resolve(load_scenario(std::string(HPLSIM_SOURCE_DIR) + "/scenarios/jupiter-hpl.textproto", o));
+  EXPECT_EQ(sc.workload.nodes, 5883);
+  EXPECT_EQ(sc.workload.p, 148);
+  EXPECT_EQ(sc.workload.q, 159);
+  EXPECT_EQ(sc.workload.n % sc.workload.nb, 0);
+  EXPECT_FALSE(memory_refusal(sc).has_value()) << *memory_refusal(sc);
+  EXPECT_NE(sc.rederive_note.find("HPL on 5883 of the nodes, 1 idle"), std::string::npos) << sc.rederive_note;
+  EXPECT_NE(sc.rederive_note.find("-> 148 x 159"), std::string::npos) << sc.rederive_note;
 }
 
 } // namespace
