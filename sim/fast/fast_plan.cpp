@@ -29,9 +29,9 @@ FastPlan fast_plan_with(const ResolvedScenario& sc, bool fold, bool roll_collect
   // Auto: with the collective pivot exchange, where the panel's core is free
   // (the updates run on the GPUs), or the panel is on the GPU
   // (traces::HplConfig::panel_collective).
-  plan.shortcuts.panel_collective = c.panel_collective == Fold::On ||
-                                    (c.panel_collective == Fold::Auto && plan.shortcuts.pivot_collective &&
-                                     sc.machine.node.gpus_per_node() > 0);
+  plan.shortcuts.panel_collective =
+      c.panel_collective == Fold::On ||
+      (c.panel_collective == Fold::Auto && plan.shortcuts.pivot_collective && updates_on_gpus(sc));
   plan.shortcuts.roll_collective = roll_collective;
   plan.shortcuts.swap_roll_group = c.swap_roll_group;
   plan.shortcuts.ring_aggregated = c.ring_aggregate;

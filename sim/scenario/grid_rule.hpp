@@ -3,7 +3,7 @@
 // pre-screening (sim/scenario/prescreen_rule.hpp) and `hplsim plan`
 // (sim/study/plan_grid.hpp) share, so that a run, a pre-screened run and a
 // plan's point of the same size are the same run (docs/studies.md, "Capacity
-// planning: node counts whose ranks factor badly"):
+// planning: `hplsim plan`", its first point):
 //   active nodes: the most nodes, from `nodes` down to at most kMaxIdleFraction
 //     of them (at least one node, from 2 nodes up) left idle, whose ranks factor
 //     within a factor kMaxAspect of the scenario's P:Q; none within: the one

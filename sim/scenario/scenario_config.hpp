@@ -283,4 +283,11 @@ inline HplCode resolved_code(const ResolvedScenario& sc) {
   return sc.machine.node.gpus_per_node() > 0 ? HplCode::Rochpl6 : HplCode::Netlib23;
 }
 
+/// Whether the run's updates run on GPUs: the node has some and the code uses
+/// them (netlib HPL 2.3 runs on the CPU cores whatever the node holds).
+inline bool updates_on_gpus(const ResolvedScenario& sc) {
+  return sc.machine.node.gpus_per_node() > 0 &&
+         (sc.workload.benchmark != Benchmark::Hpl || resolved_code(sc) != HplCode::Netlib23);
+}
+
 } // namespace hplsim::sim

@@ -551,10 +551,13 @@ void validate_scenario(LoadedScenario& loaded, const pb::TextFormat::ParseInfoTr
                " source(s); use reference, fast or auto",
            {"machine.variability.noise"});
   const ResolvedScenario resolved = resolve(loaded);
-  if (fast.has("panel_collective") && s.options().fast().panel_collective() &&
-      resolved.machine.node.gpus_per_node() == 0)
-    fast.fail("panel_collective", fast.path("panel_collective") +
-                                      " needs GPUs (the panel's CPU core must be free of the updates)");
+  if (fast.has("panel_collective") && s.options().fast().panel_collective() && !updates_on_gpus(resolved))
+    fast.fail("panel_collective",
+              fast.path("panel_collective") +
+                  " needs the updates on GPUs (the panel's CPU core must be free of them): " +
+                  (resolved.machine.node.gpus_per_node() == 0
+                       ? std::string("the node has none")
+                       : std::string("netlib HPL 2.3 (workload.hpl.code) runs on the CPU")));
   check_fit(c, resolved, s);
   check_node_placement(c, resolved);
   // With other combinations broken, the memory rule is listed with them; alone,

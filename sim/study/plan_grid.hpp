@@ -1,6 +1,6 @@
 #pragma once
 // The run `hplsim plan` simulates at a node count (docs/studies.md, "Capacity
-// planning: node counts whose ranks factor badly"): the rule of
+// planning: `hplsim plan`", its first point): the rule of
 // sim/scenario/grid_rule.hpp, which `hplsim run --nodes` and pre-screening
 // apply too, N lowered to fit the declared memory (sim/scenario/memory_fit.hpp).
 #include <cstdint>

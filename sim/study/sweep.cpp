@@ -258,7 +258,7 @@ std::vector<SweepPoint> sweep_points(const ResolvedScenario& base, const Scenari
     }
     const int nodes = o.nodes.value_or(w0.nodes), ppn = o.ppn.value_or(w0.ranks_per_node);
     const std::int64_t nb = o.nb.value_or(w0.nb);
-    const int ranks = nodes * ppn;
+    int ranks = nodes * ppn;
     std::vector<std::pair<int, int>> pq;
     if (grids) {
       pq = grids_of(ranks, *grids);
@@ -266,9 +266,15 @@ std::vector<SweepPoint> sweep_points(const ResolvedScenario& base, const Scenari
         throw InputError("--grids auto:" + number(grids->lo) + "-" + number(grids->hi) + ": no P x Q of " +
                          std::to_string(ranks) + " ranks has P <= Q and P/Q in that range");
     } else if (!pxq_varied && (o.nodes || o.ppn)) {
-      int p = 0, q = 0;
-      closest_grid(ranks, double(w0.p) / double(w0.q), p, q);
-      pq.emplace_back(p, q);
+      // The rule `run --nodes` applies (sim/scenario/grid_rule.hpp): where the ranks factor badly,
+      // a node or a few idle for a squarer grid.
+      WorkloadConfig w = w0;
+      w.ranks_per_node = ppn;
+      w.nb = nb;
+      const Rederived r = rederive_for_nodes(w, nodes);
+      if (r.active_nodes != nodes) o.nodes = r.active_nodes;
+      ranks = r.p * r.q;
+      pq.emplace_back(r.p, r.q);
     } else {
       pq.emplace_back(o.p.value_or(w0.p), o.q.value_or(w0.q));
     }

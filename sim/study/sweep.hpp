@@ -39,10 +39,10 @@ GridRange parse_grids(const std::string& text);
 /// The rule a sweep states (printed with its table).
 inline constexpr const char* kSweepRule =
     "P x Q: --grids auto's factorizations, or when nodes or ppn vary, the factorization of nodes x ppn with "
-    "P <= Q closest (in log) to the scenario's P:Q; N: when nodes, ppn or NB vary and N does not, the "
-    "largest "
-    "multiple of NB with the scenario's matrix memory per rank (N^2 / ranks); --fixed-N holds the "
-    "scenario's N for every point";
+    "P <= Q closest (in log) to the scenario's P:Q (a node or a few idle where those ranks factor more than "
+    "2x off it, as run --nodes); N: when nodes, ppn or NB vary and N does not, the largest multiple of NB "
+    "with the scenario's matrix memory per rank (N^2 / ranks); --fixed-N holds the scenario's N for every "
+    "point";
 
 struct SweepPoint {
   std::vector<std::pair<std::string, std::string>> values; ///< (column, value), the varied ones

@@ -89,8 +89,7 @@ traces::HplConfig hpl_config(const ResolvedScenario& sc) {
     break;
   }
   c.code = static_cast<traces::HplCode>(resolved_code(sc));
-  // netlib HPL 2.3 runs on the CPU cores whatever the node holds.
-  c.gpu = sc.machine.node.gpus_per_node() > 0 && c.code != traces::HplCode::Netlib23;
+  c.gpu = updates_on_gpus(sc);
   using T = traces::HplConfig::TimerRule;
   switch (resolved_timer_rule(sc)) {
   case TimerRule::Netlib:

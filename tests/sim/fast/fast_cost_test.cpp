@@ -116,5 +116,20 @@ TEST(FastCost, AutoFoldsWhereItSavesTheAskedTime) {
   EXPECT_GT(wall_s[1] - wall_s[2], 10.0);
 }
 
+// AUTO takes the collective panel only where the updates run on GPUs: folded,
+// netlib HPL 2.3 on a GPU machine keeps its panel's pivot exchanges collective
+// and its kernels as ops (the rank's cores also run its updates).
+TEST(FastCost, AutoLeavesTheCollectivePanelToRunsWithUpdatesOnGpus) {
+  const ResolvedScenario gpu =
+      load_with("scenarios/jupiter-hpl.textproto", "--nodes 16 --mode fast --set options.fast.fold=ON");
+  EXPECT_TRUE(settle_fast_plan(gpu).shortcuts.panel_collective);
+  const ResolvedScenario cpu =
+      load_with("scenarios/jupiter-hpl.textproto",
+                "--nodes 16 --mode fast --set options.fast.fold=ON --set workload.hpl.code=NETLIB_2_3");
+  const FastPlan plan = settle_fast_plan(cpu);
+  EXPECT_TRUE(plan.shortcuts.pivot_collective);
+  EXPECT_FALSE(plan.shortcuts.panel_collective);
+}
+
 } // namespace
 } // namespace hplsim::sim

@@ -214,10 +214,15 @@ TEST(ScenarioLoader, RejectsACollectivePanelWithoutGpus) {
   EXPECT_EQ(error_of(kValid, o), ""); // kValid has GPUs
   o.set = {"options.fast.panel_collective=true", "machine.node.gpus_per_socket=0"};
   const std::string e = error_of(kValid, o);
-  EXPECT_NE(e.find("options.fast.panel_collective needs GPUs"), std::string::npos) << e;
+  EXPECT_NE(e.find("options.fast.panel_collective needs the updates on GPUs"), std::string::npos) << e;
+  EXPECT_NE(e.find("the node has none"), std::string::npos) << e;
   o.set = {"options.fast.panel_collective=false", "machine.node.gpus_per_socket=0"};
   const std::string off = error_of(kValid, o);
   EXPECT_EQ(off.find("panel_collective"), std::string::npos) << off;
+  // netlib HPL 2.3 runs on the CPU cores even where the node has GPUs.
+  o.set = {"options.fast.panel_collective=true", "workload.hpl.code=NETLIB_2_3"};
+  const std::string netlib = error_of(kValid, o);
+  EXPECT_NE(netlib.find("netlib HPL 2.3 (workload.hpl.code) runs on the CPU"), std::string::npos) << netlib;
 }
 
 TEST(ScenarioLoader, RejectsUnknownSetPath) {

@@ -58,6 +58,24 @@ TEST(Sweep, NIsReDerivedWhenNbOrTheNodesChange) {
   EXPECT_EQ(*nodes[0].overrides.p * *nodes[0].overrides.q, 144);
 }
 
+// A node count whose ranks factor badly gets the run `hplsim run --nodes` gives
+// it (sim/scenario/grid_rule.hpp): JUPITER at 5,884 nodes, 16 x 1,471 with 1,471
+// prime, runs 148 x 159 on 5,883 (tests/sim/scenario/nodes_flag_test.cpp).
+TEST(Sweep, ANodeCountThatFactorsBadlyRunsAsRunNodesRunsIt) {
+  const ResolvedScenario base =
+      resolve(load_scenario(std::string(HPLSIM_SOURCE_DIR) + "/scenarios/jupiter-hpl.textproto"));
+  const auto points = sweep_points(base, {}, {parse_vary("nodes=5884")}, std::nullopt);
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_EQ(*points[0].overrides.nodes, 5883);
+  EXPECT_EQ(*points[0].overrides.p, 148);
+  EXPECT_EQ(*points[0].overrides.q, 159);
+  ScenarioOverrides run;
+  run.nodes = 5884;
+  const ResolvedScenario by_run =
+      resolve(load_scenario(std::string(HPLSIM_SOURCE_DIR) + "/scenarios/jupiter-hpl.textproto", run));
+  EXPECT_EQ(*points[0].overrides.n, by_run.workload.n);
+}
+
 // --fixed-N holds the scenario's N at every node count: the point gives it,
 // so loading the point (whose --nodes alone would re-derive N) keeps it.
 TEST(Sweep, FixedNHoldsTheScenariosNAtOtherNodeCounts) {
