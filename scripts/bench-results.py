@@ -7,7 +7,7 @@ commit. scripts/check-doc-figures.py checks every quoted figure against this
 file, so a figure in README.md, docs/results.md or a machine page changes by
 re-running this script, never by hand.
 
-The 19 runs take ~30-40 min on 2 cores, one at a time (their sum of wall_s on
+The 20 runs take ~30-40 min on 2 cores, one at a time (their sum of wall_s on
 2026-12-07, beside other builds). A row's wall time and peak RSS are one
 measurement on a shared machine: compare them only side by side.
 
@@ -50,6 +50,9 @@ RUNS = {
     "frontier-hpl-4w": ["run", "scenarios/frontier-hpl.textproto"] + FOUR_WINDOWS,
     "el-capitan-hpl": ["run", "scenarios/el-capitan-hpl.textproto"],
     "jupiter-hpl": ["run", "scenarios/jupiter-hpl.textproto"],
+    # one dragonfly group of each (docs/el-capitan.md, docs/jupiter.md, "The run")
+    "el-capitan-hpl-128": ["run", "scenarios/el-capitan-hpl.textproto", "--nodes", "128"],
+    "jupiter-hpl-240": ["run", "scenarios/jupiter-hpl.textproto", "--nodes", "240"],
     "mi250x-node-rochpl7": ["run", "scenarios/validation/mi250x-node-rochpl7.textproto"],
     "mi300a-node-rochpl7": ["run", "scenarios/validation/mi300a-node-rochpl7.textproto"],
 }

@@ -585,3 +585,98 @@ for _coll in ("allreduce", "bcast", "allgather", "alltoall"):
             FIGURES.append(Figure("README.md", f"| {_coll} | {_n} x 48 |",
                                   Bench(f"osu-collectives/mn4-{_coll}-{_n}n.txt", str(_size), scale=1e-6),
                                   cell=_cell, scale=1e-6))
+
+# docs/el-capitan.md and docs/jupiter.md: the smaller runs and the 16-node sensitivities ("The run", "What
+# the model says"); the full scale and one group from docs/bench/results.csv
+_EL16 = ["run", "scenarios/el-capitan-hpl.textproto", "--nodes", "16", "--mode", "fast"]
+_JU16 = ["run", "scenarios/jupiter-hpl.textproto", "--nodes", "16", "--mode", "fast"]
+for _run, _extra in (("el-capitan-16", []), ("el-capitan-16-rochpl6", ["--set", "workload.hpl.code=ROCHPL_6"]),
+                     ("el-capitan-16-nb512", ["--NB", "512"]), ("el-capitan-16-nb256", ["--NB", "256"]),
+                     ("el-capitan-16-staged", ["--set", "machine.placement.gpu_aware_mpi=false"]),
+                     ("el-capitan-16-colmajor", ["--set", "workload.column_major=true"])):
+    RUNS[_run] = _EL16 + _extra
+for _run, _extra in (("jupiter-16", []), ("jupiter-16-nb512", ["--NB", "512"]), ("jupiter-16-nb256", ["--NB", "256"]),
+                     ("jupiter-16-nvlink50", ["--set", "machine.node.gpu_link_bandwidth_bytes_per_s=50e9"]),
+                     ("jupiter-16-nvlink600", ["--set", "machine.node.gpu_link_bandwidth_bytes_per_s=600e9"]),
+                     ("jupiter-16-shm150", ["--set", "machine.node.shm_bandwidth_bytes_per_s=150e9"]),
+                     ("jupiter-16-colmajor", ["--set", "workload.column_major=true"]),
+                     ("jupiter-16-staged", ["--set", "machine.placement.gpu_aware_mpi=false"])):
+    RUNS[_run] = _JU16 + _extra
+
+
+def _rmax(run):
+    return Run(run, "rmax_flops_per_s")
+
+
+def _per(source, count, what):
+    return Fn(f"{{0}} / {count:,} {what}", lambda r, c=count: r / c, source)
+
+
+def _sampling(runs, pick):
+    return Fn(f"{pick.__name__} sampling error of " + ", ".join(runs), lambda *v: pick(v),
+              *(Run(r, "rmax_sampling_error_fraction") for r in runs))
+
+
+for _doc, _full, _group, _unit, _units, _texts, _base, _rows in (
+        ("docs/el-capitan.md", "el-capitan-hpl", "el-capitan-hpl-128", "APUs", (4, 64, 512, 44544),
+         ("64,096 panel steps", "early level\nat 0.205 of N", "the sustained rate at 0.203",
+          "the largest other phase, at 0.706", "the sampling errors are 0.2 to 0.7%"), "el-capitan-16",
+         (("| rocHPL 6, the CPU panel", ("el-capitan-16-rochpl6",)),
+          ("| NB 512 / NB 256 (`--NB`", ("el-capitan-16-nb512", "el-capitan-16-nb256")),
+          ("| host-staged messages (`--set", ("el-capitan-16-staged",)),
+          ("| column-major process map (`--set", ("el-capitan-16-colmajor",)))),
+        ("docs/jupiter.md", "jupiter-hpl", "jupiter-hpl-240", "GPUs", (None, 64, 960, 24000),
+         ("15,279 panel steps", "early level at 0.199 of N", "the sustained rate at 0.176",
+          "the largest other phase, at 0.624", "the sampling errors are 0.2 to 0.4%"), "jupiter-16",
+         (("| NB 512 / NB 256 (`--NB`", ("jupiter-16-nb512", "jupiter-16-nb256")),
+          ("| NVLink (`gpu_link`) 50e9 / 600e9", ("jupiter-16-nvlink50", "jupiter-16-nvlink600")),
+          ("| `shm` 150e9 instead of 50e9 |", ("jupiter-16-shm150",)),
+          ("| column-major process map (`--set", ("jupiter-16-colmajor",)),
+          ("| host-staged messages (`--set", ("jupiter-16-staged",))))):
+    FIGURES += [
+        Figure(_doc, _texts[0], R(_full, "steps")),
+        Figure(_doc, _texts[1], R(_full, "crossover_fraction")),
+        Figure(_doc, _texts[2], R(_full, "rate_drop_fraction")),
+        Figure(_doc, _texts[3], R(_full, "gemm_below_phase_fraction")),
+        Figure(_doc, "| the scenario | ", _rmax(_base), cell=1, scale=1e15),
+    ]
+    _smaller = [("| `--nodes 16 --mode fast` |", _rmax(_base), _units[1]),
+                ("| one group, `--nodes ", R(_group), _units[2]), ("| full scale | ", R(_full), _units[3])]
+    if _units[0]:
+        _smaller.insert(0, ("| one node: CSCS's test", _rmax("mi300a-node-rochpl7"), _units[0]))
+    for _start, _source, _count in _smaller:
+        FIGURES += [Figure(_doc, _start, _source, cell=2),
+                    Figure(_doc, _start, _per(_source, _count, _unit), cell=3)]
+    _all = [_base]
+    for _start, _runs in _rows:
+        for _i, _run in enumerate(_runs):
+            _all.append(_run)
+            FIGURES += [Figure(_doc, _start, _rmax(_run), cell=1, number=2 * _i, scale=1e15)]
+            if not _start.startswith("| `shm`"):
+                FIGURES.append(Figure(_doc, _start, rel(_rmax(_run), _rmax(_base)), cell=1, number=2 * _i + 1))
+    FIGURES += [
+        Figure(_doc, _texts[4], _sampling(_all, min), scale=1e-2),
+        Figure(_doc, _texts[4], _sampling(_all, max), number=1, scale=1e-2),
+    ]
+
+_EL_APU = _per(R("el-capitan-hpl"), 44544, "APUs")
+_JU_GPU = _per(R("jupiter-hpl"), 24000, "GPUs")
+FIGURES += [
+    Figure("docs/el-capitan.md", "runs at 0.91 of the 53.9 TF/s DGEMM ceiling",
+           Fn("{0} / 4 APUs / 53.9 TF/s", lambda r: r / 4 / 53.9e12, _rmax("mi300a-node-rochpl7"))),
+    Figure("docs/el-capitan.md", "and 0.77 at full scale", Fn("{0} / 53.9 TF/s", lambda r: r / 53.9e12, _EL_APU)),
+    Figure("docs/el-capitan.md", "which rocHPL uses (10%)", neg(rel(_rmax("el-capitan-16-staged"),
+                                                                   _rmax("el-capitan-16")))),
+    Figure("docs/el-capitan.md", "the process map (4%)", rel(_rmax("el-capitan-16-colmajor"), _rmax("el-capitan-16"))),
+    Figure("docs/jupiter.md", "runs at 0.79 of the 51.7 TF/s DGEMM ceiling",
+           Fn("{0} / 64 GPUs / 51.7 TF/s", lambda r: r / 64 / 51.7e12, _rmax("jupiter-16"))),
+    Figure("docs/jupiter.md", "at 16 nodes and 0.73 at full scale", Fn("{0} / 51.7 TF/s", lambda r: r / 51.7e12,
+                                                                     _JU_GPU), number=1),
+    Figure("docs/jupiter.md", "GEMM the largest\nphase until 0.624 of N", R("jupiter-hpl", "gemm_below_phase_fraction")),
+    Figure("docs/jupiter.md", "GPU-aware messages (4 and 5%)", rel(_rmax("jupiter-16-colmajor"), _rmax("jupiter-16")),
+           scale=1e-2),
+    Figure("docs/jupiter.md", "GPU-aware messages (4 and 5%)", neg(rel(_rmax("jupiter-16-staged"),
+                                                                       _rmax("jupiter-16"))), number=1),
+    Figure("docs/jupiter.md", "turning it off costs 4.6% at 16 nodes", neg(rel(_rmax("jupiter-16-staged"),
+                                                                             _rmax("jupiter-16")))),
+]
