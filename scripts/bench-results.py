@@ -7,7 +7,7 @@ commit. scripts/check-doc-figures.py checks every quoted figure against this
 file, so a figure in README.md, docs/results.md or a machine page changes by
 re-running this script, never by hand.
 
-The 20 runs take ~30-40 min on 2 cores, one at a time (their sum of wall_s on
+The 23 runs take ~30-40 min on 2 cores, one at a time (their sum of wall_s on
 2026-12-07, beside other builds). A row's wall time and peak RSS are one
 measurement on a shared machine: compare them only side by side.
 
@@ -30,6 +30,8 @@ NO_AMX = ["--set", "machine.node.amx=false", "--set",
 GPU1500 = ["--set", "machine.kernels_file=../models/calibrations/aurora-node-gpu1500.textproto"]
 # MPICH 3.2's collective selection table (docs/collectives.md, "The flagships with MPICH's table")
 MPICH32 = ["--set", "machine.mpi_file=../models/calibrations/mpich-3.2-collectives.textproto"]
+# the flap scenario's runs without flaps (docs/faults.md, "The three strategies under flaps")
+NO_FLAPS = [a for i in range(3) for a in ("--set", f"faults.flap_process.classes[{i}].rate_per_link_per_hour=0")]
 FOUR_WINDOWS = ["--set", "options.fast.initial_windows=4", "--set", "options.fast.max_windows=4"]
 
 # name -> hplsim arguments (run from the repository root)
@@ -53,6 +55,11 @@ RUNS = {
     # one dragonfly group of each (docs/el-capitan.md, docs/jupiter.md, "The run")
     "el-capitan-hpl-128": ["run", "scenarios/el-capitan-hpl.textproto", "--nodes", "128"],
     "jupiter-hpl-240": ["run", "scenarios/jupiter-hpl.textproto", "--nodes", "240"],
+    "aurora-flaps-p2p-no-flaps": ["run", "scenarios/aurora-hpl-sc24-flaps.textproto", "--set",
+                                  "workload.hpl.panel_exchange=P2P"] + NO_FLAPS,
+    "aurora-flaps-hybrid-no-flaps": ["run", "scenarios/aurora-hpl-sc24-flaps.textproto"] + NO_FLAPS,
+    "aurora-flaps-collective-no-flaps": ["run", "scenarios/aurora-hpl-sc24-flaps.textproto", "--set",
+                                         "workload.hpl.panel_exchange=COLLECTIVE"] + NO_FLAPS,
     "mi250x-node-rochpl7": ["run", "scenarios/validation/mi250x-node-rochpl7.textproto"],
     "mi300a-node-rochpl7": ["run", "scenarios/validation/mi300a-node-rochpl7.textproto"],
 }

@@ -1,8 +1,11 @@
 """Published figures (papers, TOP500, vendor specifications, measurements by
-others) quoted beside checked ones: not checked, each names its source. The
-coverage scan counts them as covered, as it does a figure marked [P] or [M]
-in its own clause or table row."""
+others) and measurements of real HPL (scripts/real-hpl/, not hplsim runs)
+quoted beside checked ones: not checked, each names its source. The coverage
+scan counts them as covered, as it does a figure marked [P] or [M] in its own
+clause or table row."""
 from .check import Published
+
+_REAL_HPL = "real HPL 2.3 / hpcc, measured by scripts/real-hpl/ (the results/ file the text names)"
 
 PUBLISHED = [
     Published("docs/el-capitan.md", "[D]: 39.8 TF/s per APU", "TOP500 November 2024 / its cores per APU"),
@@ -55,4 +58,23 @@ PUBLISHED = [
               "CSCS rocHPL reference (rochpl.py)"),
     Published("scenarios/validation/mi300a-node-rochpl7.textproto", "162 TF/s at N 218,880",
               "CSCS rocHPL reference (rochpl.py)"),
+    # docs/real-hpl-comparison.md: real HPL on the development VM
+    Published("docs/real-hpl-comparison.md", "16 FP64 flop/cycle: 39.1 Gflop/s per core", "16 x 2.445 GHz (arithmetic)"),
+    Published("docs/real-hpl-comparison.md", "1x2 NB 128, best of 3 on the quiet box: 37.5,\n50.5 and 58.6 Gflop/s",
+              _REAL_HPL),
+    Published("docs/real-hpl-comparison.md", "the 32.3-35.0 Gflop/s spread of three identical real runs",
+              _REAL_HPL),
+    Published("docs/real-hpl-comparison.md", "(50.8-72.9 Gflop/s for one configuration)",
+              _REAL_HPL),
+    Published("docs/real-hpl-comparison.md", "each reach 30-34 Gflop/s", _REAL_HPL),
+    Published("docs/real-hpl-comparison.md", "Its two-rank runs reached 5-29 Gflop/s",
+              _REAL_HPL),
+    Published("docs/real-hpl-comparison.md", "N 8000 1x2 NB 256: 27.9\nGflop/s",
+              _REAL_HPL),
+    Published("docs/real-hpl-comparison.md", "gave 15.5 Gflop/s where it gave 72.9",
+              _REAL_HPL),
+    Published("docs/real-hpl-comparison.md", "(NB 32, 1 x 2) gave 10.6 Gflop/s",
+              _REAL_HPL),
+    Published("docs/real-hpl-comparison.md", "(14.3-16.7 Gflop/s over all their runs)",
+              _REAL_HPL),
 ]

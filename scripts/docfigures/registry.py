@@ -345,8 +345,7 @@ FIGURES = [
     Figure("docs/your-machine.md", "step 321 of 1440, 0.223 of N; sustained", Run("template", "crossover_step")),
     Figure("docs/your-machine.md", "step 321 of 1440, 0.223 of N; sustained", Run("template", "crossover_fraction"),
            number=2),
-    Figure("docs/your-machine.md", "Simulator: wall 7.944 s, 507478 activities", Run("template", "stats.activities"),
-           number=1),
+    Figure("docs/your-machine.md", "Simulator: wall ... s, 507478 activities", Run("template", "stats.activities")),
     Figure("docs/your-machine.md", "Rmax 2.19 PF/s is 51% [D]", Run("template", "rmax_flops_per_s")),
     Figure("docs/your-machine.md", "Rmax 2.19 PF/s is 51% [D]",
            Fn("{0} / 4.29e15", lambda r: r / 4.29e15, Run("template", "rmax_flops_per_s")), number=1),
@@ -679,4 +678,60 @@ FIGURES += [
                                                                        _rmax("jupiter-16"))), number=1),
     Figure("docs/jupiter.md", "turning it off costs 4.6% at 16 nodes", neg(rel(_rmax("jupiter-16-staged"),
                                                                              _rmax("jupiter-16")))),
+]
+
+# docs/codes/rochpl-7.md: the MI300A check with slower APU-to-APU links
+for _gbs in ("50", "93"):
+    RUNS[f"mi300a-node-rochpl7-link{_gbs}"] = RUNS["mi300a-node-rochpl7"] + [
+        "--set", f"machine.node.gpu_link_bandwidth_bytes_per_s={_gbs}e9",
+        "--set", f"machine.node.upi_bandwidth_bytes_per_s={_gbs}e9"]
+_LINKS = "moves from 196.1 to only 190.7 TF/s (at 93 GB/s: 194.8"
+FIGURES += [
+    Figure("docs/codes/rochpl-7.md", _LINKS, _rmax("mi300a-node-rochpl7"), scale=1e12),
+    Figure("docs/codes/rochpl-7.md", _LINKS, _rmax("mi300a-node-rochpl7-link50"), number=1),
+    Figure("docs/codes/rochpl-7.md", _LINKS, _rmax("mi300a-node-rochpl7-link93"), number=3, scale=1e12),
+]
+
+# docs/faults.md: the Sync's price without faults, small-dragonfly in reference mode
+for _s in ("HYBRID", "COLLECTIVE"):
+    RUNS[f"small-dragonfly-{_s.lower()}"] = RUNS["small-dragonfly"] + ["--set", f"workload.hpl.panel_exchange={_s}"]
+_SYNC = "reference mode, P2P 5.892 TF/s, HYBRID and\nCOLLECTIVE 5.847 TF/s (-0.8%)"
+FIGURES += [
+    Figure("docs/faults.md", _SYNC, _rmax("small-dragonfly"), number=1),  # number 0: the 2 of "P2P"
+    Figure("docs/faults.md", _SYNC, _rmax("small-dragonfly-hybrid"), number=2),
+    Figure("docs/faults.md", _SYNC, _rmax("small-dragonfly-collective"), number=2),
+    Figure("docs/faults.md", _SYNC, rel(_rmax("small-dragonfly-hybrid"), _rmax("small-dragonfly")), number=3),
+]
+
+# docs/noise.md: Frontier's reserved cores on a 64-node slice, with and without NODE-scope daemons
+_F64 = ["run", "scenarios/frontier-hpl.textproto", "--nodes", "64", "--P", "16", "--Q", "32", "--N", "1866240"]
+_DAEMONS = ["--set", "machine.variability.noise.sources[0].scope=NODE", "--set",
+            "machine.variability.noise.sources[0].poisson.rate_per_s=20", "--set",
+            "machine.variability.noise.sources[0].poisson.length_s=1e-3"]
+_UNRESERVED = ["--set", "machine.variability.noise.os_cores_per_node=0", "--set", "workload.panel_threads=8"]
+RUNS.update({"frontier-64": _F64, "frontier-64-daemons": _F64 + _DAEMONS, "frontier-64-unreserved": _F64 + _UNRESERVED,
+             "frontier-64-unreserved-daemons": _F64 + _UNRESERVED + _DAEMONS})
+FIGURES += [
+    Figure("docs/noise.md", "| 8 reserved, 7 panel threads", _rmax("frontier-64"), cell=1),
+    Figure("docs/noise.md", "| 8 reserved, 7 panel threads", _rmax("frontier-64-daemons"), cell=2),
+    Figure("docs/noise.md", "| none reserved, 8 panel threads", _rmax("frontier-64-unreserved"), cell=1),
+    Figure("docs/noise.md", "| none reserved, 8 panel threads", _rmax("frontier-64-unreserved-daemons"), cell=2),
+    Figure("docs/noise.md", "| none reserved, 8 panel threads",
+           rel(_rmax("frontier-64-unreserved-daemons"), _rmax("frontier-64-unreserved")), cell=2, number=1),
+    Figure("docs/noise.md", "the eighth panel thread is worth more (+6%)",
+           rel(_rmax("frontier-64-unreserved"), _rmax("frontier-64"))),
+    Figure("docs/noise.md", "the reservation\nsaves (2.1%)",
+           neg(rel(_rmax("frontier-64-unreserved-daemons"), _rmax("frontier-64-unreserved")))),
+]
+
+# docs/faults.md, "The three strategies under flaps": each strategy's run without flaps (docs/bench/results.csv)
+for _s in ("P2P", "HYBRID", "COLLECTIVE"):
+    _row = f"aurora-flaps-{_s.lower()}-no-flaps"
+    FIGURES += [Figure("docs/faults.md", f"| {_s} | 11,18", R(_row, "time_s"), cell=1),
+                Figure("docs/faults.md", f"| {_s} | 11,18", R(_row), cell=1, number=1)]
+_FF = lambda s: R(f"aurora-flaps-{s}-no-flaps", "time_s")
+FIGURES += [
+    Figure("docs/faults.md", "1.74 s of its 2.36 s", Fn("{0} - {1}", lambda a, b: a - b, _FF("hybrid"), _FF("p2p"))),
+    Figure("docs/faults.md", "the fault-free one (4.3 ms)",
+           Fn("{0} - {1}", lambda a, b: a - b, _FF("collective"), _FF("hybrid")), scale=1e-3),
 ]
