@@ -735,3 +735,105 @@ FIGURES += [
     Figure("docs/faults.md", "the fault-free one (4.3 ms)",
            Fn("{0} - {1}", lambda a, b: a - b, _FF("collective"), _FF("hybrid")), scale=1e-3),
 ]
+
+# docs/fast-mode.md: the cheap runs beside the design (small-dragonfly's fast variants, CSCS's MI300A check in
+# both modes and with the panel op by op, a 32-node El Capitan slice, the 64-rank HPL-MxP slice)
+_SD_FAST = RUNS["small-dragonfly"] + ["--mode", "fast"]
+_MXP64 = ["run", "scenarios/aurora-mxp-sc24.textproto", "--mode", "fast", "--nodes", "32", "--P", "8", "--Q", "8",
+          "--N", "147456"]
+_JITTER = ["--set", "machine.variability.node_gpu_step_cv=0", "--set", "machine.variability.kernel_jitter_cv=0.1468"]
+RUNS.update({
+    "small-dragonfly-fast": _SD_FAST,
+    "small-dragonfly-fast-g8": _SD_FAST + ["--set", "options.fast.pivot_group=8"],
+    "small-dragonfly-fast-g32": _SD_FAST + ["--set", "options.fast.pivot_group=32"],
+    "small-dragonfly-fold": _SD_FAST + ["--set", "options.fast.fold=ON"],
+    "small-dragonfly-rowband": _SD_FAST + ["--set", "options.fast.fold=ON", "--set", "options.fast.band=ROW_BAND"],
+    "small-dragonfly-fast-2windows": _SD_FAST + ["--set", "options.fast.initial_windows=2"],
+    "mi300a-node-rochpl7-reference": RUNS["mi300a-node-rochpl7"] + ["--mode", "reference"],
+    "mi300a-node-rochpl7-panel-ops": RUNS["mi300a-node-rochpl7"] + ["--set", "options.fast.panel_collective=false"],
+    "el-capitan-32": ["run", "scenarios/el-capitan-hpl.textproto", "--nodes", "32", "--set",
+                      "options.fast.panel_collective=true"],
+    "el-capitan-32-panel-ops": ["run", "scenarios/el-capitan-hpl.textproto", "--nodes", "32", "--set",
+                                "options.fast.panel_collective=false"],
+    "mxp64-unfolded": _MXP64 + ["--set", "options.fast.fold=OFF"],
+    "mxp64-crossband": _MXP64 + ["--set", "options.fast.fold=ON", "--set", "options.fast.band=CROSS_BAND"],
+    "mxp64-columnband": _MXP64 + ["--set", "options.fast.fold=ON", "--set", "options.fast.band=COLUMN_BAND"],
+    "mxp64-unfolded-jitter": _MXP64 + ["--set", "options.fast.fold=OFF"] + _JITTER,
+    "mxp64-crossband-jitter": _MXP64 + ["--set", "options.fast.fold=ON", "--set", "options.fast.band=CROSS_BAND"] + _JITTER,
+})
+_SD_REF = _rmax("small-dragonfly")
+_G = "| Rmax (TF/s, error) / activities |"
+FIGURES += [
+    Figure("docs/fast-mode.md", "against reference on `small-dragonfly` (5.892 TF/s", _SD_REF),
+    Figure("docs/fast-mode.md", "Measured on `small-dragonfly` (reference 5.892 TF/s)", _SD_REF),
+    Figure("docs/fast-mode.md", "`COLUMN_BAND` 6.008 TF/s (+2.0%), `ROW_BAND` 6.819 TF/s (+15.7%)", _rmax("small-dragonfly-fold")),
+    Figure("docs/fast-mode.md", "`COLUMN_BAND` 6.008 TF/s (+2.0%), `ROW_BAND` 6.819 TF/s (+15.7%)",
+           rel(_rmax("small-dragonfly-fold"), _SD_REF), number=1),
+    Figure("docs/fast-mode.md", "`COLUMN_BAND` 6.008 TF/s (+2.0%), `ROW_BAND` 6.819 TF/s (+15.7%)",
+           _rmax("small-dragonfly-rowband"), number=2),
+    Figure("docs/fast-mode.md", "`COLUMN_BAND` 6.008 TF/s (+2.0%), `ROW_BAND` 6.819 TF/s (+15.7%)",
+           rel(_rmax("small-dragonfly-rowband"), _SD_REF), number=3),
+    Figure("docs/fast-mode.md", "6.071 TF/s against the reference's 5.892 (+3%)", _rmax("small-dragonfly-fast-2windows")),
+    Figure("docs/fast-mode.md", "6.071 TF/s against the reference's 5.892 (+3%)", _SD_REF, number=1, scale=1e12),
+    Figure("docs/fast-mode.md", "6.071 TF/s against the reference's 5.892 (+3%)",
+           rel(_rmax("small-dragonfly-fast-2windows"), _SD_REF), number=2),
+    Figure("docs/fast-mode.md", "agrees (196.1 against 195.9 TF/s)", _rmax("mi300a-node-rochpl7"), scale=1e12),
+    Figure("docs/fast-mode.md", "agrees (196.1 against 195.9 TF/s)", _rmax("mi300a-node-rochpl7-reference"), number=1),
+    Figure("docs/fast-mode.md", "3.08 s in fast mode\nagainst 24.88 s in reference mode",
+           Run("mi300a-node-rochpl7", "phase_totals_s.bcast")),
+    Figure("docs/fast-mode.md", "3.08 s in fast mode\nagainst 24.88 s in reference mode",
+           Run("mi300a-node-rochpl7-reference", "phase_totals_s.bcast"), number=1),
+    Figure("docs/fast-mode.md", "Rmax 196.1 TF/s both", _rmax("mi300a-node-rochpl7")),
+    Figure("docs/fast-mode.md", "Rmax 196.1 TF/s both", _rmax("mi300a-node-rochpl7-panel-ops"), scale=1e12),
+    Figure("docs/fast-mode.md", "8.3 k against 356 k activities", Run("mi300a-node-rochpl7", "stats.activities"),
+           scale=1e3),
+    Figure("docs/fast-mode.md", "8.3 k against 356 k activities", Run("mi300a-node-rochpl7-panel-ops", "stats.activities"),
+           number=1, scale=1e3),
+    Figure("docs/fast-mode.md", "options.fast.panel_collective=true|false`) 5.812\nagainst 5.813 PF/s",
+           _rmax("el-capitan-32"), scale=1e15),
+    Figure("docs/fast-mode.md", "options.fast.panel_collective=true|false`) 5.812\nagainst 5.813 PF/s",
+           _rmax("el-capitan-32-panel-ops"), number=1),
+    Figure("docs/fast-mode.md", "0.35 M against 2.64 M activities", Run("el-capitan-32", "stats.activities"), scale=1e6),
+    Figure("docs/fast-mode.md", "0.35 M against 2.64 M activities", Run("el-capitan-32-panel-ops", "stats.activities"),
+           number=1, scale=1e6),
+    Figure("docs/fast-mode.md", "Full-scale El Capitan: 2.55 M activities", R("el-capitan-hpl", "activities"), scale=1e6),
+    Figure("docs/fast-mode.md", "GPU panel op by op), Rmax 1.849 EF/s", R("el-capitan-hpl")),
+]
+for _cell, _run in ((1, "small-dragonfly-fast"), (2, "small-dragonfly-fast-g8"), (3, "small-dragonfly-fast-g32")):
+    FIGURES += [
+        Figure("docs/fast-mode.md", _G, rel(_rmax(_run), _SD_REF), cell=_cell, number=1, scale=1e-2),
+        Figure("docs/fast-mode.md", _G, Run(_run, "stats.activities"), cell=_cell, number=2, scale=1e6),
+    ]
+    FIGURES.append(Figure("docs/fast-mode.md", _G, _rmax(_run), cell=_cell, scale=1e12))
+
+# docs/fast-mode.md "The bands on HPL-MxP": the 64-rank slice
+_M64 = "Unfolded 1,519.5 TF/s, CROSS_BAND 1,568.6 (+3.2%), COLUMN_BAND 1,588.2 (+4.5%)"
+_J64 = "1,500.9 and 1,549.9 (+3.3%)"
+FIGURES += [
+    Figure("docs/fast-mode.md", _M64, _rmax("mxp64-unfolded")),
+    Figure("docs/fast-mode.md", _M64, _rmax("mxp64-crossband"), number=1, scale=1e12),
+    Figure("docs/fast-mode.md", _M64, rel(_rmax("mxp64-crossband"), _rmax("mxp64-unfolded")), number=2),
+    Figure("docs/fast-mode.md", _M64, _rmax("mxp64-columnband"), number=3, scale=1e12),
+    Figure("docs/fast-mode.md", _M64, rel(_rmax("mxp64-columnband"), _rmax("mxp64-unfolded")), number=4),
+    Figure("docs/fast-mode.md", _J64, _rmax("mxp64-unfolded-jitter"), scale=1e12),
+    Figure("docs/fast-mode.md", _J64, _rmax("mxp64-crossband-jitter"), number=1, scale=1e12),
+    Figure("docs/fast-mode.md", _J64, rel(_rmax("mxp64-crossband-jitter"), _rmax("mxp64-unfolded-jitter")), number=2),
+]
+
+# docs/fast-mode.md and docs/benchmarks.md: the scaling benchmark's last two rows (docs/bench/scaling.csv,
+# scripts/bench-scaling.sh)
+_SCALE = lambda nodes: Bench("scaling.csv", {"date": "2026-12-02", "nodes": nodes}, "rmax_tflops", scale=1e12)
+_AURORA_NODE = Fn("{0} / 9,234 nodes", lambda r: r / 9234, _SCALE("9234"))
+_LARGER_NODE = Fn("{0} / 20,000 nodes", lambda r: r / 20000, _SCALE("20000"))
+FIGURES += [
+    Figure("docs/fast-mode.md", "2.960 EF/s in 41.7 s of wall time, 148.0 TF/s per node against 149.5",
+           _SCALE("20000")),
+    Figure("docs/fast-mode.md", "2.960 EF/s in 41.7 s of wall time, 148.0 TF/s per node against 149.5",
+           Bench("scaling.csv", {"date": "2026-12-02", "nodes": "20000"}, "wall_s"), number=1),
+    Figure("docs/fast-mode.md", "2.960 EF/s in 41.7 s of wall time, 148.0 TF/s per node against 149.5", _LARGER_NODE,
+           number=2),
+    Figure("docs/fast-mode.md", "2.960 EF/s in 41.7 s of wall time, 148.0 TF/s per node against 149.5", _AURORA_NODE,
+           number=3, scale=1e12),
+    Figure("docs/benchmarks.md", "149.5 TF/s at Aurora's size and 148.0", _AURORA_NODE),
+    Figure("docs/benchmarks.md", "149.5 TF/s at Aurora's size and 148.0", _LARGER_NODE, number=1, scale=1e12),
+]
