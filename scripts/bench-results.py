@@ -11,8 +11,10 @@ The 41 runs take ~30-40 min on 2 cores, one at a time (their sum of wall_s on
 2026-12-07, beside other builds). A row's wall time and peak RSS are one
 measurement on a shared machine: compare them only side by side.
 
-Usage: scripts/bench-results.py [--build-dir DIR] [--only NAME[,NAME...]] [--out CSV]
+Usage: scripts/bench-results.py [--build-dir DIR] [--only NAME[,NAME...]] [--out CSV] [--merge CSV]
   --only re-runs the named rows and keeps the others as they are.
+  --merge CSV takes the rows of CSV, written by this script with --out (a run of other rows beside
+  this one, on the other core), into the output, and runs nothing unless --only names rows.
 """
 import argparse
 import csv
@@ -152,24 +154,31 @@ def run(hplsim, name, scratch):
     return row
 
 
+def read_rows(path):
+    with open(path, encoding="utf-8") as f:
+        return {r["name"]: r for r in csv.DictReader(line for line in f if not line.startswith("#"))}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
     parser.add_argument("--only", default="")
     parser.add_argument("--out", default=os.path.join(ROOT, "docs", "bench", "results.csv"))
+    parser.add_argument("--merge", default="")
     args = parser.parse_args()
     only = [n for n in args.only.split(",") if n]
     for n in only:
         if n not in RUNS:
             sys.exit(f"bench-results: --only {n}: no such run (runs: {', '.join(RUNS)})")
     rows = {}
-    if only and os.path.exists(args.out):
-        with open(args.out, encoding="utf-8") as f:
-            rows = {r["name"]: r for r in csv.DictReader(line for line in f if not line.startswith("#"))}
+    if (only or args.merge) and os.path.exists(args.out):
+        rows = read_rows(args.out)
+    if args.merge:
+        rows.update({name: row for name, row in read_rows(args.merge).items() if name in RUNS})
     hplsim = os.path.join(args.build_dir, "sim", "hplsim")
     with tempfile.TemporaryDirectory(prefix="hplsim-bench-results-") as scratch:
         for name in RUNS:
-            if not only or name in only:
+            if (not only and not args.merge) or name in only:
                 rows[name] = run(hplsim, name, scratch)
     with open(args.out, "w", encoding="utf-8", newline="") as f:
         f.write("# Written by scripts/bench-results.py (one run each, one at a time, on the 2-core development "
