@@ -925,3 +925,106 @@ FIGURES += [
     Figure("docs/fast-mode.md", "it shortens the refinement by 43%",
            Fn("1 - {0} / {1}", lambda a, b: 1 - a / b, _S("columnband", "refinement_s"), _S("reference", "refinement_s"))),
 ]
+
+# HPL-MxP's per-step profile (the profile columns of docs/bench/results.csv), the per-call jitter alternative
+# and the fitted system noise at full scale: docs/aurora.md, docs/at-scale.md, docs/benchmarks.md
+_P = lambda row, f: R(row, f)
+_MS, _MSS, _MJ = "aurora-mxp-sc24", "aurora-mxp-sc24-sourced", "aurora-mxp-sc24-jitter"
+_JIT_ROW = "| per-call kernel jitter as the fitted parameter (not shipped) |"
+_JIT_BAR = lambda case: f"| `{case}` |" if case.startswith("aurora") else case
+FIGURES += [
+    Figure("docs/aurora.md", "**Step 0** runs at 19.4 EF/s", _P(_MS, "step0_rate_flops_per_s"), number=1),
+    Figure("docs/aurora.md", "stays at 14.0-15.5 EF/s. The smallest bin is 0.903", _P(_MS, "q1_min_rate_flops_per_s"),
+           scale=1e18),
+    Figure("docs/aurora.md", "stays at 14.0-15.5 EF/s. The smallest bin is 0.903", neg(_P(_MS, "q1_max_rate_flops_per_s")),
+           number=1),  # "-15.5": the range's dash read as a sign
+    Figure("docs/aurora.md", "stays at 14.0-15.5 EF/s. The smallest bin is 0.903", _P(_MS, "q1_min_over_max"), number=2),
+    Figure("docs/aurora.md", "alternative gives\n13.3-14.7 EF/s, 0.904", _P(_MJ, "q1_min_rate_flops_per_s"), scale=1e18),
+    Figure("docs/aurora.md", "alternative gives\n13.3-14.7 EF/s, 0.904", neg(_P(_MJ, "q1_max_rate_flops_per_s")),
+           number=1),
+    Figure("docs/aurora.md", "alternative gives\n13.3-14.7 EF/s, 0.904", _P(_MJ, "q1_min_over_max"), number=2),
+    Figure("docs/aurora.md", "The rate falls from 19.6 EF/s at the start to 14.9 at",
+           _P(_MSS, "q1_max_rate_flops_per_s")),
+    Figure("docs/aurora.md", "The rate falls from 19.6 EF/s at the start to 14.9 at",
+           _P(_MSS, "q1_last_rate_flops_per_s"), number=1, scale=1e18),
+    Figure("docs/aurora.md", "gives 11.77 EF/s (+1.1%) in 10,879 s", R(_MJ)),
+    Figure("docs/aurora.md", "gives 11.77 EF/s (+1.1%) in 10,879 s", rel(R(_MJ), AURORA_MXP), number=1),
+    Figure("docs/aurora.md", "gives 11.77 EF/s (+1.1%) in 10,879 s", R(_MJ, "time_s"), number=2),
+    Figure("docs/aurora.md", "11.77 / 9.46 (1.244x)", R(_MJ), scale=1e18),
+    Figure("docs/aurora.md", "11.77 / 9.46 (1.244x)", R("aurora-mxp-sc24-noamx-jitter"), number=1, scale=1e18),
+    Figure("docs/aurora.md", "11.77 / 9.46 (1.244x)", ratio(R(_MJ), R("aurora-mxp-sc24-noamx-jitter")), number=2),
+    # docs/at-scale.md: the table at the top
+    Figure("docs/at-scale.md", _JIT_ROW, R("aurora-hpl-sc24-jitter"), cell=1),
+    Figure("docs/at-scale.md", _JIT_ROW, R(_MJ), cell=2),
+    Figure("docs/at-scale.md", _JIT_ROW, R("aurora-hpl-1node-jitter"), cell=3),
+    # the bar with the fitted factor: HPL-MxP's first quarter
+    Figure("docs/at-scale.md", "| >= 0.90 | 0.903 (14.0 - 15.5 EF/s) |", _P(_MS, "q1_min_over_max"), cell=2),
+    Figure("docs/at-scale.md", "| >= 0.90 | 0.903 (14.0 - 15.5 EF/s) |", _P(_MS, "q1_min_rate_flops_per_s"), cell=2,
+           number=1, scale=1e18),
+    Figure("docs/at-scale.md", "| >= 0.90 | 0.903 (14.0 - 15.5 EF/s) |", _P(_MS, "q1_max_rate_flops_per_s"), cell=2,
+           number=2),
+    Figure("docs/at-scale.md", "| >= 0.90 | 0.903 (14.0 - 15.5 EF/s) |", _P(_MSS, "q1_min_over_max"), cell=3),
+    Figure("docs/at-scale.md", "| >= 0.90 | 0.903 (14.0 - 15.5 EF/s) |", _P(_MSS, "q1_max_rate_flops_per_s"), cell=3,
+           number=1, scale=1e18),
+    Figure("docs/at-scale.md", "| >= 0.90 | 0.903 (14.0 - 15.5 EF/s) |", _P(_MSS, "q1_last_rate_flops_per_s"), cell=3,
+           number=2),
+    # the noise
+    Figure("docs/at-scale.md", "One node also passes (138.5 TF/s). But HPL-MxP stays +11.6%",
+           R("aurora-hpl-1node-sourced-noise")),
+    Figure("docs/at-scale.md", "One node also passes (138.5 TF/s). But HPL-MxP stays +11.6%",
+           rel(R("aurora-mxp-sc24-sourced-noise"), AURORA_MXP), number=1),
+    Figure("docs/at-scale.md", "hardly see the noise (13.07 -> 12.98 EF/s)", R(_MSS), scale=1e18),
+    Figure("docs/at-scale.md", "hardly see the noise (13.07 -> 12.98 EF/s)", R("aurora-mxp-sc24-sourced-noise"),
+           number=1),
+    Figure("docs/at-scale.md", "| 0 | 0.75 (0.7484 fitted) |", R("aurora-hpl-sc24-sourced-noise"), cell=2, scale=1e18),
+    Figure("docs/at-scale.md", "| 0 | 0.75 (0.7484 fitted) |", R("aurora-hpl-sc24-sourced-noise", "crossover_fraction"),
+           cell=3),
+    Figure("docs/at-scale.md", "| 0 | 0.75 (0.7484 fitted) |", R("aurora-hpl-sc24-sourced-noise", "rate_drop_fraction"),
+           cell=3, number=1),
+    Figure("docs/at-scale.md", "| 0 | 0.75 (0.7484 fitted) |", R("aurora-mxp-sc24-sourced-noise"), cell=4, scale=1e18),
+    Figure("docs/at-scale.md", "| 0 | 0.75 (0.7484 fitted) |", rel(R("aurora-mxp-sc24-sourced-noise"), AURORA_MXP),
+           cell=4, number=1),
+    Figure("docs/at-scale.md", "| 0 | 0.75 (0.7484 fitted) |", R("aurora-hpl-1node-sourced-noise"), cell=5, scale=1e12),
+    Figure("docs/benchmarks.md", "| with noise | 35.0 / 35.5 / 35.8 |", R("aurora-hpl-sc24-sourced-noise"), cell=4),
+    # the jitter alternative's section
+    Figure("docs/at-scale.md", "0.1468 -> 1.0127 EF/s", R("aurora-hpl-sc24-jitter"), number=1),
+    Figure("docs/at-scale.md", "| `aurora-hpl-1node` | 139 TF/s +-5% | 131.1", R("aurora-hpl-1node-jitter"), cell=2),
+    Figure("docs/at-scale.md", "| `aurora-hpl-1node` | 139 TF/s +-5% | 131.1",
+           rel(R("aurora-hpl-1node-jitter"), AURORA_1NODE), cell=2, number=1),
+    Figure("docs/at-scale.md", "| `aurora-hpl-sc24` | 1.012 EF/s +-3% | 1.0127", R("aurora-hpl-sc24-jitter"), cell=2,
+           scale=1e18),
+    Figure("docs/at-scale.md", "| `aurora-mxp-sc24` | 11.64 EF/s +-5% | **11.77", R(_MJ), cell=2, scale=1e18),
+    Figure("docs/at-scale.md", "| `aurora-mxp-sc24` | 11.64 EF/s +-5% | **11.77", rel(R(_MJ), AURORA_MXP), cell=2,
+           number=1),
+    Figure("docs/at-scale.md", "| MxP AMX on / off | 1.05 - 1.15 | 1.244", ratio(R(_MJ), R("aurora-mxp-sc24-noamx-jitter")),
+           cell=2),
+    Figure("docs/at-scale.md", "| >= 0.90 | 0.904 (13.3 - 14.7 EF/s) |", _P(_MJ, "q1_min_over_max"), cell=2),
+    Figure("docs/at-scale.md", "| >= 0.90 | 0.904 (13.3 - 14.7 EF/s) |", _P(_MJ, "q1_min_rate_flops_per_s"), cell=2,
+           number=1, scale=1e18),
+    Figure("docs/at-scale.md", "| >= 0.90 | 0.904 (13.3 - 14.7 EF/s) |", _P(_MJ, "q1_max_rate_flops_per_s"), cell=2,
+           number=2),
+    Figure("docs/at-scale.md", "| >= 0.90 | 0.904 (13.3 - 14.7 EF/s) |", _P(_MSS, "q1_min_over_max"), cell=3),
+    Figure("docs/at-scale.md", "| >= 0.90 | 0.904 (13.3 - 14.7 EF/s) |", _P(_MSS, "q1_max_rate_flops_per_s"), cell=3,
+           number=1, scale=1e18),
+    Figure("docs/at-scale.md", "| >= 0.90 | 0.904 (13.3 - 14.7 EF/s) |", _P(_MSS, "q1_last_rate_flops_per_s"), cell=3,
+           number=2),
+    Figure("docs/at-scale.md", "| within 0.05 of N | 0.593 against 0.209", R("aurora-hpl-sc24-jitter", "crossover_fraction"),
+           cell=2),
+    Figure("docs/at-scale.md", "| within 0.05 of N | 0.593 against 0.209", R("aurora-hpl-sc24-jitter", "rate_drop_fraction"),
+           cell=2, number=1),
+    Figure("docs/at-scale.md", "a plateau of 13.3-14.7 EF/s over the first quarter", _P(_MJ, "q1_min_rate_flops_per_s"),
+           scale=1e18),
+    Figure("docs/at-scale.md", "a plateau of 13.3-14.7 EF/s over the first quarter", neg(_P(_MJ, "q1_max_rate_flops_per_s")),
+           number=1),  # "-14.7": the range's dash read as a sign
+]
+
+# docs/aurora.md, "The fold on HPL-MxP, measured": the 256-rank slice of docs/fast-mode.md's table
+_FOLD_MXP = "fast mode without folding reads 0.6% below reference mode, and CROSS_BAND, the\nAurora MxP setting, 1.6% above"
+FIGURES += [
+    Figure("docs/aurora.md", _FOLD_MXP, neg(rel(_S("unfolded"), _S("reference")))),
+    Figure("docs/aurora.md", _FOLD_MXP, rel(_S("crossband"), _S("reference")), number=1),
+    Figure("docs/aurora.md", "(0.40 s against 0.70 s in reference mode, of a 10 s", _S("columnband", "refinement_s")),
+    Figure("docs/aurora.md", "(0.40 s against 0.70 s in reference mode, of a 10 s", _S("reference", "refinement_s"),
+           number=1),
+    Figure("docs/aurora.md", "(0.40 s against 0.70 s in reference mode, of a 10 s", _S("reference", "time_s"), number=2),
+]
