@@ -7,9 +7,9 @@ commit. scripts/check-doc-figures.py checks every quoted figure against this
 file, so a figure in README.md, docs/results.md or a machine page changes by
 re-running this script, never by hand.
 
-The 41 runs take ~30-40 min on 2 cores, one at a time (their sum of wall_s on
-2026-12-07, beside other builds). A row's wall time and peak RSS are one
-measurement on a shared machine: compare them only side by side.
+The 43 runs take about an hour on 2 cores, one at a time (their sum of wall_s
+on 2026-12-07, beside other builds and tests). A row's wall time and peak RSS
+are one measurement on a shared machine: compare them only side by side.
 
 Usage: scripts/bench-results.py [--build-dir DIR] [--only NAME[,NAME...]] [--out CSV] [--merge CSV]
   --only re-runs the named rows and keeps the others as they are.
@@ -81,6 +81,12 @@ RUNS = {
                                    "options.fast.fold=OFF"] + SLICE_1K,
     "aurora-1k-sourced-unfolded-cv0": ["run", "scenarios/aurora-hpl-sc24.textproto", "--sourced-only", "--set",
                                        "options.fast.fold=OFF", "--set", "machine.variability.gpu_rate_cv=0"] + SLICE_1K,
+    "aurora-1k-sourced-unfolded-minimal": ["run", "scenarios/aurora-hpl-sc24.textproto", "--sourced-only", "--set",
+                                           "options.fast.fold=OFF", "--set", "machine.topology.routing=MINIMAL"] + SLICE_1K,
+    "aurora-1k-sourced-unfolded-minimal-fast-fabric": [
+        "run", "scenarios/aurora-hpl-sc24.textproto", "--sourced-only", "--set", "options.fast.fold=OFF", "--set",
+        "machine.topology.routing=MINIMAL", "--set", "machine.topology.dragonfly.local_link_bandwidth_bytes_per_s=25e11",
+        "--set", "machine.topology.dragonfly.global_link_bandwidth_bytes_per_s=25e11"] + SLICE_1K,
     "aurora-1k-sourced-fold": ["run", "scenarios/aurora-hpl-sc24.textproto", "--sourced-only", "--set",
                                "options.fast.fold=ON"] + SLICE_1K,
     "aurora-1k-sourced-crossband": ["run", "scenarios/aurora-hpl-sc24.textproto", "--sourced-only", "--set",

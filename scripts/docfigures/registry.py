@@ -1028,3 +1028,9 @@ FIGURES += [
            number=1),
     Figure("docs/aurora.md", "(0.40 s against 0.70 s in reference mode, of a 10 s", _S("reference", "time_s"), number=2),
 ]
+
+# docs/network.md: routing on the unfolded 1,020-rank Aurora slice (docs/bench/results.csv)
+for _start, _row in (("| MINIMAL |", "unfolded-minimal"), ("| ADAPTIVE (flows counted) |", "unfolded"),
+                     ("| MINIMAL, fabric links 100x faster", "unfolded-minimal-fast-fabric")):
+    FIGURES += [Figure("docs/network.md", _start, _K(_row), cell=1, scale=1e15),
+                Figure("docs/network.md", _start, _per(_K(_row), 170, "nodes"), cell=2, scale=1e12)]
