@@ -1034,3 +1034,9 @@ for _start, _row in (("| MINIMAL |", "unfolded-minimal"), ("| ADAPTIVE (flows co
                      ("| MINIMAL, fabric links 100x faster", "unfolded-minimal-fast-fabric")):
     FIGURES += [Figure("docs/network.md", _start, _K(_row), cell=1, scale=1e15),
                 Figure("docs/network.md", _start, _per(_K(_row), 170, "nodes"), cell=2, scale=1e12)]
+
+# README.md, "Resilience": each strategy's time without the flaps (docs/bench/results.csv)
+for _start, _s in (("| P2P (netlib HPL) |", "p2p"), ("| HYBRID (Aurora's) |", "hybrid"), ("| COLLECTIVE | 11,", "collective")):
+    FIGURES.append(Figure("README.md", _start, _FF(_s), cell=1))
+FIGURES.append(Figure("README.md", "fault-free run (-1.74 s, no wait",
+                      neg(Fn("{0} - {1}", lambda a, b: a - b, _FF("hybrid"), _FF("p2p")))))
