@@ -1,8 +1,11 @@
 """Published figures (papers, TOP500, vendor specifications, measurements by
-others) quoted beside checked ones: not checked, each names its source. The
-coverage scan counts them as covered, as it does a figure marked [P] or [M]
-in its own clause or table row."""
+others) and measurements of real HPL (scripts/real-hpl/, not hplsim runs)
+quoted beside checked ones: not checked, each names its source. The coverage
+scan counts them as covered, as it does a figure marked [P] or [M] in its own
+clause or table row."""
 from .check import Published
+
+_REAL_HPL = "real HPL 2.3 / hpcc, measured by scripts/real-hpl/ (the results/ file the text names)"
 
 PUBLISHED = [
     Published("docs/el-capitan.md", "[D]: 39.8 TF/s per APU", "TOP500 November 2024 / its cores per APU"),
@@ -14,6 +17,14 @@ PUBLISHED = [
     Published("docs/el-capitan.md", "25.7 / 52.7 / 60.9 / 53.9 TF/s", "CSCS CoralGemm reference (eth-cscs/cscs-reframe-tests)"),
     Published("docs/el-capitan.md", "rocBLAS 69 TF/s at 7168^3 (rocWMMA#583)", "rocWMMA#583"),
     Published("docs/el-capitan.md", "an MI325X user: 82.4 TF/s", "a user report, cited there"),
+    Published("docs/el-capitan.md", "**122.57 TF/s matrix**, 61.29 vector",
+              "228 CU x 256 FP64 flop/clock/CU x 2.1 GHz (ROCm mi300.md; AMD's list: 122.6 TF/s)"),
+    Published("docs/el-capitan.md", "MI300X 304 CU: 163.4 / 81.7 TF/s", "304 CU x the same per-CU rates (arithmetic)"),
+    Published("docs/el-capitan.md", "**max_efficiency 0.440** (53.9 TF/s)", "CSCS CoralGemm reference (eth-cscs/cscs-reframe-tests)"),
+    Published("docs/el-capitan.md", "\"about 69 TFLOP/s ... well below the peak 122 TFLOP/s\"", "rocWMMA#583"),
+    Published("docs/jupiter.md", "33.45 TF/s vector, **66.9 TF/s tensor**",
+              "132 SM x 64 FP64 FMA x 2 x 1.98 GHz (x 2 tensor cores); GPUInspector.jl on a GH200"),
+    Published("docs/jupiter.md", "**max_efficiency 0.773** (51.7 TF/s)", "CSCS CoralGemm reference (eth-cscs/cscs-reframe-tests)"),
     Published("docs/jupiter.md", "170.6 TF/s per node, 42.6 TF/s per GPU", "TOP500 June 2025 partial run (Lockwood, Herten)"),
     Published("docs/jupiter.md", "42.4 / 40.7 / 39.8 / 51.7 TF/s", "CSCS CoralGemm reference (eth-cscs/cscs-reframe-tests)"),
     Published("docs/frontier.md", "19.1 / 23.2 / 26.7 / 23.9 TF/s", "CSCS CoralGemm reference (eth-cscs/cscs-reframe-tests)"),
@@ -23,6 +34,16 @@ PUBLISHED = [
     Published("docs/at-scale.md", "| 1.012 EF/s +-3% |", "TOP500 November 2024 (the bar)"),
     Published("docs/at-scale.md", "| 11.64 EF/s +-5% |", "HPL-MxP list SC24 (the bar)"),
     Published("docs/at-scale.md", "(published 1.012 EF/s) and HPL-MxP (11.64 EF/s)", "TOP500 / HPL-MxP list SC24"),
+    Published("docs/at-scale.md", "to 1.012 EF/s within 0.3%", "TOP500 November 2024 (the fit's target)"),
+    Published("docs/at-scale.md", "run gives 1.012 EF/s within 0.3%", "TOP500 November 2024 (the fit's target)"),
+    Published("docs/at-scale.md", "`aurora-hpl-1node` (139 TF/s [D])", "derived from the Aurora paper (the table's header)"),
+    Published("docs/at-scale.md", "`aurora-hpl-sc24` (1.012 EF/s)", "TOP500 November 2024 (the table's header)"),
+    Published("docs/at-scale.md", "`aurora-mxp-sc24` (11.64 EF/s)", "HPL-MxP list SC24 (the table's header)"),
+    Published("docs/at-scale.md", "DGEMM 125 instead of 179 TF/s per node", "ALCF Aurora node page (argonne-lcf/user-guides)"),
+    Published("docs/at-scale.md", "At 125 TF/s of DGEMM per node", "ALCF Aurora node page"),
+    Published("docs/at-scale.md", "reach the 139 TF/s that the paper's", "derived from the Aurora paper"),
+    Published("docs/at-scale.md", "(179 TF/s DGEMM)", "ALCF Aurora node page"),
+    Published("docs/at-scale.md", "dates the 179 TF/s table", "ALCF Aurora node page"),
     Published("scenarios/validation/mi250x-node-rochpl7.textproto", "rounded to 0.1 TF/s", "a rounding, not a figure"),
     Published("scenarios/validation/mi300a-node-rochpl7.textproto", "rounded to 0.1 TF/s", "a rounding, not a figure"),
     Published("docs/codes/rochpl-7.md", "| 162 TF/s |", "CSCS rocHPL reference (rochpl.py)"),
@@ -35,6 +56,8 @@ PUBLISHED = [
     Published("docs/results.md", "published 1.012 EF/s", "TOP500 November 2024"),
     Published("docs/aurora.md", "139 TF/s [D] (1.012 EF/s", "derived from the Aurora paper"),
     Published("docs/aurora.md", "published 1.012 EF/s", "TOP500 November 2024"),
+    Published("docs/aurora.md", "| 139 TF/s [D] |", "derived from the Aurora paper (the table's published column)"),
+    Published("docs/aurora.md", "single-node rate of 139 TF/s [D]", "derived from the Aurora paper"),
     Published("scenarios/aurora-hpl-1node.textproto", "~139 TF/s (1.012 EF/s", "derived from the Aurora paper"),
     Published("scenarios/aurora-mxp-sc24.textproto", "Published: 11.64 EF/s.", "HPL-MxP list SC24"),
     Published("scenarios/aurora-mxp-sc24.textproto", "11.64 EF/s [P]", "HPL-MxP list SC24"),
@@ -47,4 +70,23 @@ PUBLISHED = [
               "CSCS rocHPL reference (rochpl.py)"),
     Published("scenarios/validation/mi300a-node-rochpl7.textproto", "162 TF/s at N 218,880",
               "CSCS rocHPL reference (rochpl.py)"),
+    # docs/real-hpl-comparison.md: real HPL on the development VM
+    Published("docs/real-hpl-comparison.md", "16 FP64 flop/cycle: 39.1 Gflop/s per core", "16 x 2.445 GHz (arithmetic)"),
+    Published("docs/real-hpl-comparison.md", "1x2 NB 128, best of 3 on the quiet box: 37.5,\n50.5 and 58.6 Gflop/s",
+              _REAL_HPL),
+    Published("docs/real-hpl-comparison.md", "the 32.3-35.0 Gflop/s spread of three identical real runs",
+              _REAL_HPL),
+    Published("docs/real-hpl-comparison.md", "(50.8-72.9 Gflop/s for one configuration)",
+              _REAL_HPL),
+    Published("docs/real-hpl-comparison.md", "each reach 30-34 Gflop/s", _REAL_HPL),
+    Published("docs/real-hpl-comparison.md", "Its two-rank runs reached 5-29 Gflop/s",
+              _REAL_HPL),
+    Published("docs/real-hpl-comparison.md", "N 8000 1x2 NB 256: 27.9\nGflop/s",
+              _REAL_HPL),
+    Published("docs/real-hpl-comparison.md", "gave 15.5 Gflop/s where it gave 72.9",
+              _REAL_HPL),
+    Published("docs/real-hpl-comparison.md", "(NB 32, 1 x 2) gave 10.6 Gflop/s",
+              _REAL_HPL),
+    Published("docs/real-hpl-comparison.md", "(14.3-16.7 Gflop/s over all their runs)",
+              _REAL_HPL),
 ]

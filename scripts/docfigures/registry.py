@@ -345,8 +345,7 @@ FIGURES = [
     Figure("docs/your-machine.md", "step 321 of 1440, 0.223 of N; sustained", Run("template", "crossover_step")),
     Figure("docs/your-machine.md", "step 321 of 1440, 0.223 of N; sustained", Run("template", "crossover_fraction"),
            number=2),
-    Figure("docs/your-machine.md", "Simulator: wall 7.944 s, 507478 activities", Run("template", "stats.activities"),
-           number=1),
+    Figure("docs/your-machine.md", "Simulator: wall ... s, 507478 activities", Run("template", "stats.activities")),
     Figure("docs/your-machine.md", "Rmax 2.19 PF/s is 51% [D]", Run("template", "rmax_flops_per_s")),
     Figure("docs/your-machine.md", "Rmax 2.19 PF/s is 51% [D]",
            Fn("{0} / 4.29e15", lambda r: r / 4.29e15, Run("template", "rmax_flops_per_s")), number=1),
@@ -585,3 +584,459 @@ for _coll in ("allreduce", "bcast", "allgather", "alltoall"):
             FIGURES.append(Figure("README.md", f"| {_coll} | {_n} x 48 |",
                                   Bench(f"osu-collectives/mn4-{_coll}-{_n}n.txt", str(_size), scale=1e-6),
                                   cell=_cell, scale=1e-6))
+
+# docs/el-capitan.md and docs/jupiter.md: the smaller runs and the 16-node sensitivities ("The run", "What
+# the model says"); the full scale and one group from docs/bench/results.csv
+_EL16 = ["run", "scenarios/el-capitan-hpl.textproto", "--nodes", "16", "--mode", "fast"]
+_JU16 = ["run", "scenarios/jupiter-hpl.textproto", "--nodes", "16", "--mode", "fast"]
+for _run, _extra in (("el-capitan-16", []), ("el-capitan-16-rochpl6", ["--set", "workload.hpl.code=ROCHPL_6"]),
+                     ("el-capitan-16-nb512", ["--NB", "512"]), ("el-capitan-16-nb256", ["--NB", "256"]),
+                     ("el-capitan-16-staged", ["--set", "machine.placement.gpu_aware_mpi=false"]),
+                     ("el-capitan-16-colmajor", ["--set", "workload.column_major=true"])):
+    RUNS[_run] = _EL16 + _extra
+for _run, _extra in (("jupiter-16", []), ("jupiter-16-nb512", ["--NB", "512"]), ("jupiter-16-nb256", ["--NB", "256"]),
+                     ("jupiter-16-nvlink50", ["--set", "machine.node.gpu_link_bandwidth_bytes_per_s=50e9"]),
+                     ("jupiter-16-nvlink600", ["--set", "machine.node.gpu_link_bandwidth_bytes_per_s=600e9"]),
+                     ("jupiter-16-shm150", ["--set", "machine.node.shm_bandwidth_bytes_per_s=150e9"]),
+                     ("jupiter-16-colmajor", ["--set", "workload.column_major=true"]),
+                     ("jupiter-16-staged", ["--set", "machine.placement.gpu_aware_mpi=false"])):
+    RUNS[_run] = _JU16 + _extra
+
+
+def _rmax(run):
+    return Run(run, "rmax_flops_per_s")
+
+
+def _per(source, count, what):
+    return Fn(f"{{0}} / {count:,} {what}", lambda r, c=count: r / c, source)
+
+
+def _sampling(runs, pick):
+    return Fn(f"{pick.__name__} sampling error of " + ", ".join(runs), lambda *v: pick(v),
+              *(Run(r, "rmax_sampling_error_fraction") for r in runs))
+
+
+for _doc, _full, _group, _unit, _units, _texts, _base, _rows in (
+        ("docs/el-capitan.md", "el-capitan-hpl", "el-capitan-hpl-128", "APUs", (4, 64, 512, 44544),
+         ("64,096 panel steps", "early level\nat 0.205 of N", "the sustained rate at 0.203",
+          "the largest other phase, at 0.706", "the sampling errors are 0.2 to 0.7%"), "el-capitan-16",
+         (("| rocHPL 6, the CPU panel", ("el-capitan-16-rochpl6",)),
+          ("| NB 512 / NB 256 (`--NB`", ("el-capitan-16-nb512", "el-capitan-16-nb256")),
+          ("| host-staged messages (`--set", ("el-capitan-16-staged",)),
+          ("| column-major process map (`--set", ("el-capitan-16-colmajor",)))),
+        ("docs/jupiter.md", "jupiter-hpl", "jupiter-hpl-240", "GPUs", (None, 64, 960, 24000),
+         ("15,279 panel steps", "early level at 0.199 of N", "the sustained rate at 0.176",
+          "the largest other phase, at 0.624", "the sampling errors are 0.2 to 0.4%"), "jupiter-16",
+         (("| NB 512 / NB 256 (`--NB`", ("jupiter-16-nb512", "jupiter-16-nb256")),
+          ("| NVLink (`gpu_link`) 50e9 / 600e9", ("jupiter-16-nvlink50", "jupiter-16-nvlink600")),
+          ("| `shm` 150e9 instead of 50e9 |", ("jupiter-16-shm150",)),
+          ("| column-major process map (`--set", ("jupiter-16-colmajor",)),
+          ("| host-staged messages (`--set", ("jupiter-16-staged",))))):
+    FIGURES += [
+        Figure(_doc, _texts[0], R(_full, "steps")),
+        Figure(_doc, _texts[1], R(_full, "crossover_fraction")),
+        Figure(_doc, _texts[2], R(_full, "rate_drop_fraction")),
+        Figure(_doc, _texts[3], R(_full, "gemm_below_phase_fraction")),
+        Figure(_doc, "| the scenario | ", _rmax(_base), cell=1, scale=1e15),
+    ]
+    _smaller = [("| `--nodes 16 --mode fast` |", _rmax(_base), _units[1]),
+                ("| one group, `--nodes ", R(_group), _units[2]), ("| full scale | ", R(_full), _units[3])]
+    if _units[0]:
+        _smaller.insert(0, ("| one node: CSCS's test", _rmax("mi300a-node-rochpl7"), _units[0]))
+    for _start, _source, _count in _smaller:
+        FIGURES += [Figure(_doc, _start, _source, cell=2),
+                    Figure(_doc, _start, _per(_source, _count, _unit), cell=3)]
+    _all = [_base]
+    for _start, _runs in _rows:
+        for _i, _run in enumerate(_runs):
+            _all.append(_run)
+            FIGURES += [Figure(_doc, _start, _rmax(_run), cell=1, number=2 * _i, scale=1e15)]
+            if not _start.startswith("| `shm`"):
+                FIGURES.append(Figure(_doc, _start, rel(_rmax(_run), _rmax(_base)), cell=1, number=2 * _i + 1))
+    FIGURES += [
+        Figure(_doc, _texts[4], _sampling(_all, min), scale=1e-2),
+        Figure(_doc, _texts[4], _sampling(_all, max), number=1, scale=1e-2),
+    ]
+
+_EL_APU = _per(R("el-capitan-hpl"), 44544, "APUs")
+_JU_GPU = _per(R("jupiter-hpl"), 24000, "GPUs")
+FIGURES += [
+    Figure("docs/el-capitan.md", "runs at 0.91 of the 53.9 TF/s DGEMM ceiling",
+           Fn("{0} / 4 APUs / 53.9 TF/s", lambda r: r / 4 / 53.9e12, _rmax("mi300a-node-rochpl7"))),
+    Figure("docs/el-capitan.md", "and 0.77 at full scale", Fn("{0} / 53.9 TF/s", lambda r: r / 53.9e12, _EL_APU)),
+    Figure("docs/el-capitan.md", "which rocHPL uses (10%)", neg(rel(_rmax("el-capitan-16-staged"),
+                                                                   _rmax("el-capitan-16")))),
+    Figure("docs/el-capitan.md", "the process map (4%)", rel(_rmax("el-capitan-16-colmajor"), _rmax("el-capitan-16"))),
+    Figure("docs/jupiter.md", "runs at 0.79 of the 51.7 TF/s DGEMM ceiling",
+           Fn("{0} / 64 GPUs / 51.7 TF/s", lambda r: r / 64 / 51.7e12, _rmax("jupiter-16"))),
+    Figure("docs/jupiter.md", "at 16 nodes and 0.73 at full scale", Fn("{0} / 51.7 TF/s", lambda r: r / 51.7e12,
+                                                                     _JU_GPU), number=1),
+    Figure("docs/jupiter.md", "GEMM the largest\nphase until 0.624 of N", R("jupiter-hpl", "gemm_below_phase_fraction")),
+    Figure("docs/jupiter.md", "GPU-aware messages (4 and 5%)", rel(_rmax("jupiter-16-colmajor"), _rmax("jupiter-16")),
+           scale=1e-2),
+    Figure("docs/jupiter.md", "GPU-aware messages (4 and 5%)", neg(rel(_rmax("jupiter-16-staged"),
+                                                                       _rmax("jupiter-16"))), number=1),
+    Figure("docs/jupiter.md", "turning it off costs 4.6% at 16 nodes", neg(rel(_rmax("jupiter-16-staged"),
+                                                                             _rmax("jupiter-16")))),
+]
+
+# docs/codes/rochpl-7.md: the MI300A check with slower APU-to-APU links
+for _gbs in ("50", "93"):
+    RUNS[f"mi300a-node-rochpl7-link{_gbs}"] = RUNS["mi300a-node-rochpl7"] + [
+        "--set", f"machine.node.gpu_link_bandwidth_bytes_per_s={_gbs}e9",
+        "--set", f"machine.node.upi_bandwidth_bytes_per_s={_gbs}e9"]
+_LINKS = "moves from 196.1 to only 190.7 TF/s (at 93 GB/s: 194.8"
+FIGURES += [
+    Figure("docs/codes/rochpl-7.md", _LINKS, _rmax("mi300a-node-rochpl7"), scale=1e12),
+    Figure("docs/codes/rochpl-7.md", _LINKS, _rmax("mi300a-node-rochpl7-link50"), number=1),
+    Figure("docs/codes/rochpl-7.md", _LINKS, _rmax("mi300a-node-rochpl7-link93"), number=3, scale=1e12),
+]
+
+# docs/faults.md: the Sync's price without faults, small-dragonfly in reference mode
+for _s in ("HYBRID", "COLLECTIVE"):
+    RUNS[f"small-dragonfly-{_s.lower()}"] = RUNS["small-dragonfly"] + ["--set", f"workload.hpl.panel_exchange={_s}"]
+_SYNC = "reference mode, P2P 5.892 TF/s, HYBRID and\nCOLLECTIVE 5.847 TF/s (-0.8%)"
+FIGURES += [
+    Figure("docs/faults.md", _SYNC, _rmax("small-dragonfly"), number=1),  # number 0: the 2 of "P2P"
+    Figure("docs/faults.md", _SYNC, _rmax("small-dragonfly-hybrid"), number=2),
+    Figure("docs/faults.md", _SYNC, _rmax("small-dragonfly-collective"), number=2),
+    Figure("docs/faults.md", _SYNC, rel(_rmax("small-dragonfly-hybrid"), _rmax("small-dragonfly")), number=3),
+]
+
+# docs/noise.md: Frontier's reserved cores on a 64-node slice, with and without NODE-scope daemons
+_F64 = ["run", "scenarios/frontier-hpl.textproto", "--nodes", "64", "--P", "16", "--Q", "32", "--N", "1866240"]
+_DAEMONS = ["--set", "machine.variability.noise.sources[0].scope=NODE", "--set",
+            "machine.variability.noise.sources[0].poisson.rate_per_s=20", "--set",
+            "machine.variability.noise.sources[0].poisson.length_s=1e-3"]
+_UNRESERVED = ["--set", "machine.variability.noise.os_cores_per_node=0", "--set", "workload.panel_threads=8"]
+RUNS.update({"frontier-64": _F64, "frontier-64-daemons": _F64 + _DAEMONS, "frontier-64-unreserved": _F64 + _UNRESERVED,
+             "frontier-64-unreserved-daemons": _F64 + _UNRESERVED + _DAEMONS})
+FIGURES += [
+    Figure("docs/noise.md", "| 8 reserved, 7 panel threads", _rmax("frontier-64"), cell=1),
+    Figure("docs/noise.md", "| 8 reserved, 7 panel threads", _rmax("frontier-64-daemons"), cell=2),
+    Figure("docs/noise.md", "| none reserved, 8 panel threads", _rmax("frontier-64-unreserved"), cell=1),
+    Figure("docs/noise.md", "| none reserved, 8 panel threads", _rmax("frontier-64-unreserved-daemons"), cell=2),
+    Figure("docs/noise.md", "| none reserved, 8 panel threads",
+           rel(_rmax("frontier-64-unreserved-daemons"), _rmax("frontier-64-unreserved")), cell=2, number=1),
+    Figure("docs/noise.md", "the eighth panel thread is worth more (+6%)",
+           rel(_rmax("frontier-64-unreserved"), _rmax("frontier-64"))),
+    Figure("docs/noise.md", "the reservation\nsaves (2.1%)",
+           neg(rel(_rmax("frontier-64-unreserved-daemons"), _rmax("frontier-64-unreserved")))),
+]
+
+# docs/faults.md, "The three strategies under flaps": each strategy's run without flaps (docs/bench/results.csv)
+for _s in ("P2P", "HYBRID", "COLLECTIVE"):
+    _row = f"aurora-flaps-{_s.lower()}-no-flaps"
+    FIGURES += [Figure("docs/faults.md", f"| {_s} | 11,18", R(_row, "time_s"), cell=1),
+                Figure("docs/faults.md", f"| {_s} | 11,18", R(_row), cell=1, number=1)]
+_FF = lambda s: R(f"aurora-flaps-{s}-no-flaps", "time_s")
+FIGURES += [
+    Figure("docs/faults.md", "1.74 s of its 2.36 s", Fn("{0} - {1}", lambda a, b: a - b, _FF("hybrid"), _FF("p2p"))),
+    Figure("docs/faults.md", "the fault-free one (4.3 ms)",
+           Fn("{0} - {1}", lambda a, b: a - b, _FF("collective"), _FF("hybrid")), scale=1e-3),
+]
+
+# docs/fast-mode.md: the cheap runs beside the design (small-dragonfly's fast variants, CSCS's MI300A check in
+# both modes and with the panel op by op, a 32-node El Capitan slice, the 64-rank HPL-MxP slice)
+_SD_FAST = RUNS["small-dragonfly"] + ["--mode", "fast"]
+_MXP64 = ["run", "scenarios/aurora-mxp-sc24.textproto", "--mode", "fast", "--nodes", "32", "--P", "8", "--Q", "8",
+          "--N", "147456"]
+_JITTER = ["--set", "machine.variability.node_gpu_step_cv=0", "--set", "machine.variability.kernel_jitter_cv=0.1468"]
+RUNS.update({
+    "small-dragonfly-fast": _SD_FAST,
+    "small-dragonfly-fast-g8": _SD_FAST + ["--set", "options.fast.pivot_group=8"],
+    "small-dragonfly-fast-g32": _SD_FAST + ["--set", "options.fast.pivot_group=32"],
+    "small-dragonfly-fold": _SD_FAST + ["--set", "options.fast.fold=ON"],
+    "small-dragonfly-rowband": _SD_FAST + ["--set", "options.fast.fold=ON", "--set", "options.fast.band=ROW_BAND"],
+    "small-dragonfly-fast-2windows": _SD_FAST + ["--set", "options.fast.initial_windows=2"],
+    "mi300a-node-rochpl7-reference": RUNS["mi300a-node-rochpl7"] + ["--mode", "reference"],
+    "mi300a-node-rochpl7-panel-ops": RUNS["mi300a-node-rochpl7"] + ["--set", "options.fast.panel_collective=false"],
+    "mi300a-node-rochpl7-panel-collective": RUNS["mi300a-node-rochpl7"] + ["--set", "options.fast.panel_collective=true"],
+    "el-capitan-32": ["run", "scenarios/el-capitan-hpl.textproto", "--nodes", "32", "--set",
+                      "options.fast.panel_collective=true"],
+    "el-capitan-32-panel-ops": ["run", "scenarios/el-capitan-hpl.textproto", "--nodes", "32", "--set",
+                                "options.fast.panel_collective=false"],
+    "mxp64-unfolded": _MXP64 + ["--set", "options.fast.fold=OFF"],
+    "mxp64-crossband": _MXP64 + ["--set", "options.fast.fold=ON", "--set", "options.fast.band=CROSS_BAND"],
+    "mxp64-columnband": _MXP64 + ["--set", "options.fast.fold=ON", "--set", "options.fast.band=COLUMN_BAND"],
+    "mxp64-unfolded-jitter": _MXP64 + ["--set", "options.fast.fold=OFF"] + _JITTER,
+    "mxp64-crossband-jitter": _MXP64 + ["--set", "options.fast.fold=ON", "--set", "options.fast.band=CROSS_BAND"] + _JITTER,
+})
+_SD_REF = _rmax("small-dragonfly")
+_G = "| Rmax (TF/s, error) / activities |"
+FIGURES += [
+    Figure("docs/fast-mode.md", "against reference on `small-dragonfly` (5.892 TF/s", _SD_REF),
+    Figure("docs/fast-mode.md", "Measured on `small-dragonfly` (reference 5.892 TF/s)", _SD_REF),
+    Figure("docs/fast-mode.md", "`COLUMN_BAND` 6.008 TF/s (+2.0%), `ROW_BAND` 6.819 TF/s (+15.7%)", _rmax("small-dragonfly-fold")),
+    Figure("docs/fast-mode.md", "`COLUMN_BAND` 6.008 TF/s (+2.0%), `ROW_BAND` 6.819 TF/s (+15.7%)",
+           rel(_rmax("small-dragonfly-fold"), _SD_REF), number=1),
+    Figure("docs/fast-mode.md", "`COLUMN_BAND` 6.008 TF/s (+2.0%), `ROW_BAND` 6.819 TF/s (+15.7%)",
+           _rmax("small-dragonfly-rowband"), number=2),
+    Figure("docs/fast-mode.md", "`COLUMN_BAND` 6.008 TF/s (+2.0%), `ROW_BAND` 6.819 TF/s (+15.7%)",
+           rel(_rmax("small-dragonfly-rowband"), _SD_REF), number=3),
+    Figure("docs/fast-mode.md", "6.071 TF/s against the reference's 5.892 (+3%)", _rmax("small-dragonfly-fast-2windows")),
+    Figure("docs/fast-mode.md", "6.071 TF/s against the reference's 5.892 (+3%)", _SD_REF, number=1, scale=1e12),
+    Figure("docs/fast-mode.md", "6.071 TF/s against the reference's 5.892 (+3%)",
+           rel(_rmax("small-dragonfly-fast-2windows"), _SD_REF), number=2),
+    Figure("docs/fast-mode.md", "agrees (196.1 against 195.9 TF/s)", _rmax("mi300a-node-rochpl7"), scale=1e12),
+    Figure("docs/fast-mode.md", "agrees (196.1 against 195.9 TF/s)", _rmax("mi300a-node-rochpl7-reference"), number=1),
+    Figure("docs/fast-mode.md", "3.08 s in fast mode\nagainst 24.88 s in reference mode",
+           Run("mi300a-node-rochpl7", "phase_totals_s.bcast")),
+    Figure("docs/fast-mode.md", "3.08 s in fast mode\nagainst 24.88 s in reference mode",
+           Run("mi300a-node-rochpl7-reference", "phase_totals_s.bcast"), number=1),
+    Figure("docs/fast-mode.md", "Rmax 196.0 against 196.1 TF/s,", _rmax("mi300a-node-rochpl7-panel-collective"),
+           scale=1e12),
+    Figure("docs/fast-mode.md", "Rmax 196.0 against 196.1 TF/s,", _rmax("mi300a-node-rochpl7-panel-ops"), number=1),
+    Figure("docs/fast-mode.md", "8.3 k against 356 k activities", Run("mi300a-node-rochpl7-panel-collective",
+                                                                      "stats.activities"),
+           scale=1e3),
+    Figure("docs/fast-mode.md", "8.3 k against 356 k activities", Run("mi300a-node-rochpl7-panel-ops", "stats.activities"),
+           number=1, scale=1e3),
+    Figure("docs/fast-mode.md", "options.fast.panel_collective=true|false`) 5.812\nagainst 5.813 PF/s",
+           _rmax("el-capitan-32"), scale=1e15),
+    Figure("docs/fast-mode.md", "options.fast.panel_collective=true|false`) 5.812\nagainst 5.813 PF/s",
+           _rmax("el-capitan-32-panel-ops"), number=1),
+    Figure("docs/fast-mode.md", "0.35 M against 2.64 M activities", Run("el-capitan-32", "stats.activities"), scale=1e6),
+    Figure("docs/fast-mode.md", "0.35 M against 2.64 M activities", Run("el-capitan-32-panel-ops", "stats.activities"),
+           number=1, scale=1e6),
+    Figure("docs/fast-mode.md", "Full-scale El Capitan: 2.55 M activities", R("el-capitan-hpl", "activities"), scale=1e6),
+    Figure("docs/fast-mode.md", "GPU panel op by op), Rmax 1.849 EF/s", R("el-capitan-hpl")),
+]
+for _cell, _run in ((1, "small-dragonfly-fast"), (2, "small-dragonfly-fast-g8"), (3, "small-dragonfly-fast-g32")):
+    FIGURES += [
+        Figure("docs/fast-mode.md", _G, rel(_rmax(_run), _SD_REF), cell=_cell, number=1, scale=1e-2),
+        Figure("docs/fast-mode.md", _G, Run(_run, "stats.activities"), cell=_cell, number=2, scale=1e6),
+    ]
+    FIGURES.append(Figure("docs/fast-mode.md", _G, _rmax(_run), cell=_cell, scale=1e12))
+
+# docs/fast-mode.md "The bands on HPL-MxP": the 64-rank slice
+_M64 = "Unfolded 1,519.4 TF/s, CROSS_BAND 1,568.4 (+3.2%), COLUMN_BAND 1,588.1 (+4.5%)"
+_J64 = "1,501.3 and 1,548.9 (+3.2%)"
+FIGURES += [
+    Figure("docs/fast-mode.md", _M64, _rmax("mxp64-unfolded")),
+    Figure("docs/fast-mode.md", _M64, _rmax("mxp64-crossband"), number=1, scale=1e12),
+    Figure("docs/fast-mode.md", _M64, rel(_rmax("mxp64-crossband"), _rmax("mxp64-unfolded")), number=2),
+    Figure("docs/fast-mode.md", _M64, _rmax("mxp64-columnband"), number=3, scale=1e12),
+    Figure("docs/fast-mode.md", _M64, rel(_rmax("mxp64-columnband"), _rmax("mxp64-unfolded")), number=4),
+    Figure("docs/fast-mode.md", _J64, _rmax("mxp64-unfolded-jitter"), scale=1e12),
+    Figure("docs/fast-mode.md", _J64, _rmax("mxp64-crossband-jitter"), number=1, scale=1e12),
+    Figure("docs/fast-mode.md", _J64, rel(_rmax("mxp64-crossband-jitter"), _rmax("mxp64-unfolded-jitter")), number=2),
+]
+
+# docs/fast-mode.md and docs/benchmarks.md: the scaling benchmark's last two rows (docs/bench/scaling.csv,
+# scripts/bench-scaling.sh)
+_SCALE = lambda nodes: Bench("scaling.csv", {"date": "2026-12-02", "nodes": nodes}, "rmax_tflops", scale=1e12)
+_AURORA_NODE = Fn("{0} / 9,234 nodes", lambda r: r / 9234, _SCALE("9234"))
+_LARGER_NODE = Fn("{0} / 20,000 nodes", lambda r: r / 20000, _SCALE("20000"))
+FIGURES += [
+    Figure("docs/fast-mode.md", "2.960 EF/s in 41.7 s of wall time, 148.0 TF/s per node against 149.5",
+           _SCALE("20000")),
+    Figure("docs/fast-mode.md", "2.960 EF/s in 41.7 s of wall time, 148.0 TF/s per node against 149.5",
+           Bench("scaling.csv", {"date": "2026-12-02", "nodes": "20000"}, "wall_s"), number=1),
+    Figure("docs/fast-mode.md", "2.960 EF/s in 41.7 s of wall time, 148.0 TF/s per node against 149.5", _LARGER_NODE,
+           number=2),
+    Figure("docs/fast-mode.md", "2.960 EF/s in 41.7 s of wall time, 148.0 TF/s per node against 149.5", _AURORA_NODE,
+           number=3, scale=1e12),
+    Figure("docs/benchmarks.md", "149.5 TF/s at Aurora's size and 148.0", _AURORA_NODE),
+    Figure("docs/benchmarks.md", "149.5 TF/s at Aurora's size and 148.0", _LARGER_NODE, number=1, scale=1e12),
+]
+
+# docs/at-scale.md: the sourced-only HPL-MxP with and without AMX
+_AMX = "prediction 13.07 EF/s (+12.2%; AMX off 9.51, on / off 1.374"
+FIGURES += [
+    Figure("docs/at-scale.md", _AMX, R("aurora-mxp-sc24-sourced")),
+    Figure("docs/at-scale.md", _AMX, rel(R("aurora-mxp-sc24-sourced"), AURORA_MXP), number=1),
+    Figure("docs/at-scale.md", _AMX, R("aurora-mxp-sc24-noamx-sourced"), number=2, scale=1e18),
+    Figure("docs/at-scale.md", _AMX, ratio(R("aurora-mxp-sc24-sourced"), R("aurora-mxp-sc24-noamx-sourced")), number=3),
+]
+
+# docs/benchmarks.md: ROW_BAND folding at full scale
+FIGURES += [
+    Figure("docs/benchmarks.md", "`aurora-hpl-sc24-sourced-rowband` of [bench/results.csv](bench/results.csv): 1.24 M",
+           R("aurora-hpl-sc24-sourced-rowband", "activities"), number=1, scale=1e6),
+    Figure("docs/benchmarks.md", "optimistic (1.442 EF/s against 1.397)", R("aurora-hpl-sc24-sourced-rowband")),
+    Figure("docs/benchmarks.md", "optimistic (1.442 EF/s against 1.397)", R("aurora-hpl-sc24-sourced"), number=1,
+           scale=1e18),
+]
+
+# the 1,020-rank Aurora slice, sourced only (docs/bench/results.csv): docs/fast-mode.md, docs/aurora.md
+_K = lambda s: R(f"aurora-1k-sourced-{s}")
+_KFOLD = rel(_K("fold"), _K("unfolded"))
+_KCV = rel(_K("unfolded"), _K("unfolded-cv0"))
+FIGURES += [
+    Figure("docs/fast-mode.md", "unfolded 23.57 PF/s, COLUMN_BAND 24.75 (+5.0%), CROSS_BAND", _K("unfolded")),
+    Figure("docs/fast-mode.md", "unfolded 23.57 PF/s, COLUMN_BAND 24.75 (+5.0%), CROSS_BAND", _K("fold"), number=1,
+           scale=1e15),
+    Figure("docs/fast-mode.md", "unfolded 23.57 PF/s, COLUMN_BAND 24.75 (+5.0%), CROSS_BAND", _KFOLD, number=2),
+    Figure("docs/fast-mode.md", "24.33 (+3.2%); the runs' own sampling errors", _K("crossband"), scale=1e15),
+    Figure("docs/fast-mode.md", "24.33 (+3.2%); the runs' own sampling errors", rel(_K("crossband"), _K("unfolded")),
+           number=1),
+    Figure("docs/fast-mode.md", "the unfolded fast run gives 23.57 PF/s (-0.8% from 23.76", _K("unfolded")),
+    Figure("docs/fast-mode.md", "the unfolded fast run gives 23.57 PF/s (-0.8% from 23.76", _KCV, number=1),
+    Figure("docs/fast-mode.md", "the unfolded fast run gives 23.57 PF/s (-0.8% from 23.76", _K("unfolded-cv0"),
+           number=2, scale=1e15),
+    Figure("docs/fast-mode.md", "reads 24.75 PF/s against 23.57 with\nevery rank", _K("fold")),
+    Figure("docs/fast-mode.md", "reads 24.75 PF/s against 23.57 with\nevery rank", _K("unfolded"), number=1, scale=1e15),
+    Figure("docs/fast-mode.md", "`--set options.fast.fold=OFF`), +5.0%", _KFOLD, number=0),
+    Figure("docs/fast-mode.md", "At 1,020 Aurora ranks the fold is +5.0%", _KFOLD, number=1),
+    Figure("docs/aurora.md", "costs 0.8% at 1k ranks (unfolded, 23.76 -> 23.57 PF/s", neg(_KCV)),
+    Figure("docs/aurora.md", "costs 0.8% at 1k ranks (unfolded, 23.76 -> 23.57 PF/s", _K("unfolded-cv0"), number=2,
+           scale=1e15),
+    Figure("docs/aurora.md", "costs 0.8% at 1k ranks (unfolded, 23.76 -> 23.57 PF/s", _K("unfolded"), number=3),
+    Figure("docs/aurora.md", "the fold reads 5% above the unfolded simulation", _KFOLD),
+    Figure("docs/fast-mode.md", "the runs' own sampling errors are 0.7 to 1.4%",
+           Fn("min sampling error of the three", lambda *v: min(v), *(R(f"aurora-1k-sourced-{s}",
+              "rmax_sampling_error_fraction") for s in ("unfolded", "fold", "crossband"))), scale=1e-2),
+    Figure("docs/fast-mode.md", "the runs' own sampling errors are 0.7 to 1.4%",
+           Fn("max sampling error of the three", lambda *v: max(v), *(R(f"aurora-1k-sourced-{s}",
+              "rmax_sampling_error_fraction") for s in ("unfolded", "fold", "crossband"))), number=1, scale=1e-2),
+]
+
+# the 256-rank HPL-MxP slice (docs/bench/results.csv): docs/fast-mode.md points 2, 4 and 6
+_S = lambda s, f="rmax_flops_per_s": R(f"aurora-mxp-256-{s}", f)
+for _start, _row in (("| reference mode (every rank and message", "reference"), ("| fast, no fold |", "unfolded"),
+                     ("| fast, no fold, rings chunk by chunk", "unfolded-chunked"),
+                     ("| fast, CROSS_BAND (the Aurora MxP setting) |", "crossband"), ("| fast, COLUMN_BAND |", "columnband"),
+                     ("| fast, ROW_BAND |", "rowband")):
+    FIGURES += [Figure("docs/fast-mode.md", _start, _S(_row), cell=1, scale=1e15),
+                Figure("docs/fast-mode.md", _start, _S(_row, "refinement_s"), cell=3)]
+    if _row != "reference":
+        FIGURES.append(Figure("docs/fast-mode.md", _start, rel(_S(_row), _S("reference")), cell=2))
+_CHUNK = "gives 14.398 PF/s chunk by chunk (reference 14.402: 0.0%; 5.67 M activities) and 14.319"
+_OWN = "takes 0.52 s against reference mode's 0.70 s, and Rmax\nreads 14.635 PF/s against 14.402 (+1.6%)"
+FIGURES += [
+    Figure("docs/fast-mode.md", _CHUNK, _S("unfolded-chunked")),
+    Figure("docs/fast-mode.md", _CHUNK, _S("reference"), number=1, scale=1e15),
+    Figure("docs/fast-mode.md", _CHUNK, rel(_S("unfolded-chunked"), _S("reference")), number=2),
+    Figure("docs/fast-mode.md", _CHUNK, _S("unfolded-chunked", "activities"), number=3, scale=1e6),
+    Figure("docs/fast-mode.md", _CHUNK, _S("unfolded"), number=4, scale=1e15),
+    Figure("docs/fast-mode.md", "aggregated (-0.6%; 1.31 M activities", rel(_S("unfolded"), _S("reference"))),
+    Figure("docs/fast-mode.md", "aggregated (-0.6%; 1.31 M activities", _S("unfolded", "activities"), number=1,
+           scale=1e6),
+    Figure("docs/fast-mode.md", _OWN, _S("crossband", "refinement_s")),
+    Figure("docs/fast-mode.md", _OWN, _S("reference", "refinement_s"), number=1),
+    Figure("docs/fast-mode.md", _OWN, _S("crossband"), number=2),
+    Figure("docs/fast-mode.md", _OWN, _S("reference"), number=3, scale=1e15),
+    Figure("docs/fast-mode.md", _OWN, rel(_S("crossband"), _S("reference")), number=4),
+    Figure("docs/fast-mode.md", "CROSS_BAND's error is +3.2% on the 64-rank steps and +1.6% on the 256-rank run",
+           rel(_rmax("mxp64-crossband"), _rmax("mxp64-unfolded"))),
+    Figure("docs/fast-mode.md", "CROSS_BAND's error is +3.2% on the 64-rank steps and +1.6% on the 256-rank run",
+           rel(_S("crossband"), _S("reference")), number=2),
+    Figure("docs/fast-mode.md", "it shortens the refinement by 43%",
+           Fn("1 - {0} / {1}", lambda a, b: 1 - a / b, _S("columnband", "refinement_s"), _S("reference", "refinement_s"))),
+]
+
+# HPL-MxP's per-step profile (the profile columns of docs/bench/results.csv), the per-call jitter alternative
+# and the fitted system noise at full scale: docs/aurora.md, docs/at-scale.md, docs/benchmarks.md
+_P = lambda row, f: R(row, f)
+_MS, _MSS, _MJ = "aurora-mxp-sc24", "aurora-mxp-sc24-sourced", "aurora-mxp-sc24-jitter"
+_JIT_ROW = "| per-call kernel jitter as the fitted parameter (not shipped) |"
+_JIT_BAR = lambda case: f"| `{case}` |" if case.startswith("aurora") else case
+FIGURES += [
+    Figure("docs/aurora.md", "**Step 0** runs at 19.4 EF/s", _P(_MS, "step0_rate_flops_per_s"), number=1),
+    Figure("docs/aurora.md", "stays at 14.0-15.5 EF/s. The smallest bin is 0.903", _P(_MS, "q1_min_rate_flops_per_s"),
+           scale=1e18),
+    Figure("docs/aurora.md", "stays at 14.0-15.5 EF/s. The smallest bin is 0.903", neg(_P(_MS, "q1_max_rate_flops_per_s")),
+           number=1),  # "-15.5": the range's dash read as a sign
+    Figure("docs/aurora.md", "stays at 14.0-15.5 EF/s. The smallest bin is 0.903", _P(_MS, "q1_min_over_max"), number=2),
+    Figure("docs/aurora.md", "alternative gives\n13.3-14.7 EF/s, 0.904", _P(_MJ, "q1_min_rate_flops_per_s"), scale=1e18),
+    Figure("docs/aurora.md", "alternative gives\n13.3-14.7 EF/s, 0.904", neg(_P(_MJ, "q1_max_rate_flops_per_s")),
+           number=1),
+    Figure("docs/aurora.md", "alternative gives\n13.3-14.7 EF/s, 0.904", _P(_MJ, "q1_min_over_max"), number=2),
+    Figure("docs/aurora.md", "The rate falls from 19.6 EF/s at the start to 14.9 at",
+           _P(_MSS, "q1_max_rate_flops_per_s")),
+    Figure("docs/aurora.md", "The rate falls from 19.6 EF/s at the start to 14.9 at",
+           _P(_MSS, "q1_last_rate_flops_per_s"), number=1, scale=1e18),
+    Figure("docs/aurora.md", "gives 11.77 EF/s (+1.1%) in 10,879 s", R(_MJ)),
+    Figure("docs/aurora.md", "gives 11.77 EF/s (+1.1%) in 10,879 s", rel(R(_MJ), AURORA_MXP), number=1),
+    Figure("docs/aurora.md", "gives 11.77 EF/s (+1.1%) in 10,879 s", R(_MJ, "time_s"), number=2),
+    Figure("docs/aurora.md", "11.77 / 9.46 (1.244x)", R(_MJ), scale=1e18),
+    Figure("docs/aurora.md", "11.77 / 9.46 (1.244x)", R("aurora-mxp-sc24-noamx-jitter"), number=1, scale=1e18),
+    Figure("docs/aurora.md", "11.77 / 9.46 (1.244x)", ratio(R(_MJ), R("aurora-mxp-sc24-noamx-jitter")), number=2),
+    # docs/at-scale.md: the table at the top
+    Figure("docs/at-scale.md", _JIT_ROW, R("aurora-hpl-sc24-jitter"), cell=1),
+    Figure("docs/at-scale.md", _JIT_ROW, R(_MJ), cell=2),
+    Figure("docs/at-scale.md", _JIT_ROW, R("aurora-hpl-1node-jitter"), cell=3),
+    # the bar with the fitted factor: HPL-MxP's first quarter
+    Figure("docs/at-scale.md", "| >= 0.90 | 0.903 (14.0 - 15.5 EF/s) |", _P(_MS, "q1_min_over_max"), cell=2),
+    Figure("docs/at-scale.md", "| >= 0.90 | 0.903 (14.0 - 15.5 EF/s) |", _P(_MS, "q1_min_rate_flops_per_s"), cell=2,
+           number=1, scale=1e18),
+    Figure("docs/at-scale.md", "| >= 0.90 | 0.903 (14.0 - 15.5 EF/s) |", _P(_MS, "q1_max_rate_flops_per_s"), cell=2,
+           number=2),
+    Figure("docs/at-scale.md", "| >= 0.90 | 0.903 (14.0 - 15.5 EF/s) |", _P(_MSS, "q1_min_over_max"), cell=3),
+    Figure("docs/at-scale.md", "| >= 0.90 | 0.903 (14.0 - 15.5 EF/s) |", _P(_MSS, "q1_max_rate_flops_per_s"), cell=3,
+           number=1, scale=1e18),
+    Figure("docs/at-scale.md", "| >= 0.90 | 0.903 (14.0 - 15.5 EF/s) |", _P(_MSS, "q1_last_rate_flops_per_s"), cell=3,
+           number=2),
+    # the noise
+    Figure("docs/at-scale.md", "One node also passes (138.5 TF/s). But HPL-MxP stays +11.6%",
+           R("aurora-hpl-1node-sourced-noise")),
+    Figure("docs/at-scale.md", "One node also passes (138.5 TF/s). But HPL-MxP stays +11.6%",
+           rel(R("aurora-mxp-sc24-sourced-noise"), AURORA_MXP), number=1),
+    Figure("docs/at-scale.md", "hardly see the noise (13.07 -> 12.98 EF/s)", R(_MSS), scale=1e18),
+    Figure("docs/at-scale.md", "hardly see the noise (13.07 -> 12.98 EF/s)", R("aurora-mxp-sc24-sourced-noise"),
+           number=1),
+    Figure("docs/at-scale.md", "| 0 | 0.75 (0.7484 fitted) |", R("aurora-hpl-sc24-sourced-noise"), cell=2, scale=1e18),
+    Figure("docs/at-scale.md", "| 0 | 0.75 (0.7484 fitted) |", R("aurora-hpl-sc24-sourced-noise", "crossover_fraction"),
+           cell=3),
+    Figure("docs/at-scale.md", "| 0 | 0.75 (0.7484 fitted) |", R("aurora-hpl-sc24-sourced-noise", "rate_drop_fraction"),
+           cell=3, number=1),
+    Figure("docs/at-scale.md", "| 0 | 0.75 (0.7484 fitted) |", R("aurora-mxp-sc24-sourced-noise"), cell=4, scale=1e18),
+    Figure("docs/at-scale.md", "| 0 | 0.75 (0.7484 fitted) |", rel(R("aurora-mxp-sc24-sourced-noise"), AURORA_MXP),
+           cell=4, number=1),
+    Figure("docs/at-scale.md", "| 0 | 0.75 (0.7484 fitted) |", R("aurora-hpl-1node-sourced-noise"), cell=5, scale=1e12),
+    Figure("docs/benchmarks.md", "| with noise | 35.0 / 35.5 / 35.8 |", R("aurora-hpl-sc24-sourced-noise"), cell=4),
+    # the jitter alternative's section
+    Figure("docs/at-scale.md", "0.1468 -> 1.0127 EF/s", R("aurora-hpl-sc24-jitter"), number=1),
+    Figure("docs/at-scale.md", "| `aurora-hpl-1node` | 139 TF/s +-5% | 131.1", R("aurora-hpl-1node-jitter"), cell=2),
+    Figure("docs/at-scale.md", "| `aurora-hpl-1node` | 139 TF/s +-5% | 131.1",
+           rel(R("aurora-hpl-1node-jitter"), AURORA_1NODE), cell=2, number=1),
+    Figure("docs/at-scale.md", "| `aurora-hpl-sc24` | 1.012 EF/s +-3% | 1.0127", R("aurora-hpl-sc24-jitter"), cell=2,
+           scale=1e18),
+    Figure("docs/at-scale.md", "| `aurora-mxp-sc24` | 11.64 EF/s +-5% | **11.77", R(_MJ), cell=2, scale=1e18),
+    Figure("docs/at-scale.md", "| `aurora-mxp-sc24` | 11.64 EF/s +-5% | **11.77", rel(R(_MJ), AURORA_MXP), cell=2,
+           number=1),
+    Figure("docs/at-scale.md", "| MxP AMX on / off | 1.05 - 1.15 | 1.244", ratio(R(_MJ), R("aurora-mxp-sc24-noamx-jitter")),
+           cell=2),
+    Figure("docs/at-scale.md", "| >= 0.90 | 0.904 (13.3 - 14.7 EF/s) |", _P(_MJ, "q1_min_over_max"), cell=2),
+    Figure("docs/at-scale.md", "| >= 0.90 | 0.904 (13.3 - 14.7 EF/s) |", _P(_MJ, "q1_min_rate_flops_per_s"), cell=2,
+           number=1, scale=1e18),
+    Figure("docs/at-scale.md", "| >= 0.90 | 0.904 (13.3 - 14.7 EF/s) |", _P(_MJ, "q1_max_rate_flops_per_s"), cell=2,
+           number=2),
+    Figure("docs/at-scale.md", "| >= 0.90 | 0.904 (13.3 - 14.7 EF/s) |", _P(_MSS, "q1_min_over_max"), cell=3),
+    Figure("docs/at-scale.md", "| >= 0.90 | 0.904 (13.3 - 14.7 EF/s) |", _P(_MSS, "q1_max_rate_flops_per_s"), cell=3,
+           number=1, scale=1e18),
+    Figure("docs/at-scale.md", "| >= 0.90 | 0.904 (13.3 - 14.7 EF/s) |", _P(_MSS, "q1_last_rate_flops_per_s"), cell=3,
+           number=2),
+    Figure("docs/at-scale.md", "| within 0.05 of N | 0.593 against 0.209", R("aurora-hpl-sc24-jitter", "crossover_fraction"),
+           cell=2),
+    Figure("docs/at-scale.md", "| within 0.05 of N | 0.593 against 0.209", R("aurora-hpl-sc24-jitter", "rate_drop_fraction"),
+           cell=2, number=1),
+    Figure("docs/at-scale.md", "a plateau of 13.3-14.7 EF/s over the first quarter", _P(_MJ, "q1_min_rate_flops_per_s"),
+           scale=1e18),
+    Figure("docs/at-scale.md", "a plateau of 13.3-14.7 EF/s over the first quarter", neg(_P(_MJ, "q1_max_rate_flops_per_s")),
+           number=1),  # "-14.7": the range's dash read as a sign
+]
+
+# docs/aurora.md, "The fold on HPL-MxP, measured": the 256-rank slice of docs/fast-mode.md's table
+_FOLD_MXP = "fast mode without folding reads 0.6% below reference mode, and CROSS_BAND, the\nAurora MxP setting, 1.6% above"
+FIGURES += [
+    Figure("docs/aurora.md", _FOLD_MXP, neg(rel(_S("unfolded"), _S("reference")))),
+    Figure("docs/aurora.md", _FOLD_MXP, rel(_S("crossband"), _S("reference")), number=1),
+    Figure("docs/aurora.md", "(0.40 s against 0.70 s in reference mode, of a 10 s", _S("columnband", "refinement_s")),
+    Figure("docs/aurora.md", "(0.40 s against 0.70 s in reference mode, of a 10 s", _S("reference", "refinement_s"),
+           number=1),
+    Figure("docs/aurora.md", "(0.40 s against 0.70 s in reference mode, of a 10 s", _S("reference", "time_s"), number=2),
+]
+
+# docs/network.md: routing on the unfolded 1,020-rank Aurora slice (docs/bench/results.csv)
+for _start, _row in (("| MINIMAL |", "unfolded-minimal"), ("| ADAPTIVE (flows counted) |", "unfolded"),
+                     ("| MINIMAL, fabric links 100x faster", "unfolded-minimal-fast-fabric")):
+    FIGURES += [Figure("docs/network.md", _start, _K(_row), cell=1, scale=1e15),
+                Figure("docs/network.md", _start, _per(_K(_row), 170, "nodes"), cell=2, scale=1e12)]
+
+# README.md, "Resilience": each strategy's time without the flaps (docs/bench/results.csv)
+for _start, _s in (("| P2P (netlib HPL) |", "p2p"), ("| HYBRID (Aurora's) |", "hybrid"), ("| COLLECTIVE | 11,", "collective")):
+    FIGURES.append(Figure("README.md", _start, _FF(_s), cell=1))
+FIGURES.append(Figure("README.md", "fault-free run (-1.74 s, no wait",
+                      neg(Fn("{0} - {1}", lambda a, b: a - b, _FF("hybrid"), _FF("p2p")))))
