@@ -310,9 +310,9 @@ TEST(CliModes, BisectionStopsAtTheTargetSamplingError) {
 
 TEST(CliModes, CrossBandFoldFollowsTheUnfoldedMxpRun) {
   // The same 64-rank HPL-MxP slice, fast mode: unfolded, then folded with
-  // COLUMN_BAND and CROSS_BAND. Measured 2026-12-03 (docs/fast-mode.md, "The
-  // bands on HPL-MxP"): unfolded 1519.5 TF/s, CROSS_BAND 1568.6 (+3.2%),
-  // COLUMN_BAND 1588.2 (+4.5%). The refinement's solves are pipelined, so
+  // COLUMN_BAND and CROSS_BAND. Measured 2026-12-07 (docs/fast-mode.md, "The
+  // bands on HPL-MxP"): unfolded 1519.4 TF/s, CROSS_BAND 1568.4 (+3.2%),
+  // COLUMN_BAND 1588.1 (+4.5%). The refinement's solves are pipelined, so
   // COLUMN_BAND's phantoms have no one-message chain of partial sums to cut
   // short (with such a chain, COLUMN_BAND reads about 16% high).
   TempDir dir;
