@@ -10,7 +10,7 @@
 #include <string>
 
 #include "models/memory_model.hpp"
-#include "sim/scenario/scenario_defaults.hpp"
+#include "sim/scenario/scenario_config.hpp"
 
 namespace hplsim::sim {
 
