@@ -348,7 +348,7 @@ std::vector<double> PivotExchanges::replay_panel(const traces::Exchange& x,
         throw std::logic_error("panel collective: member " + std::to_string(m) + " has " +
                                std::to_string(p.before_s.size()) + " segments for " +
                                std::to_string(exchanges) + " exchanges");
-      cpu = cpu || p.cpu;
+      cpu = cpu || p.cpu();
     }
   // The replay makes one only for an active noise, which stretches CPU work alone.
   const bool noisy = noise_ != nullptr && cpu;

@@ -65,16 +65,6 @@ PricedPatterns price_patterns(const std::vector<traces::Pattern>& patterns, Exch
 std::vector<double> pivot_exchange_completion_s(const PricedPatterns& priced,
                                                 const std::vector<double>* start_s = nullptr);
 
-/// The replay's side of traces::Exchange, shared by the rank actors of one
-/// replay: the column's active members meet (an s4u::Barrier), the last to
-/// arrive replays the exchange from everybody's arrival time with
-/// pivot_exchange_completion_s (a folded-away member is taken to arrive with
-/// the first active one, as phantoms are "as ready" as their active peers),
-/// priced with the members' routes (path latency scaled by the protocol model
-/// as the network model scales it, plus bytes over the route's bottleneck),
-/// and each member sleeps until its own completion. Flows of other ops that
-/// share those links are not seen (docs/fast-mode.md, "collective pivot
-/// exchange", for the measured difference).
 /// A member's part of a collective panel factorization, timed from the
 /// member's arrival and, after each exchange, from the point it resumes: its
 /// work before each of the jb exchanges and after the last (before_s, jb + 1
@@ -86,9 +76,20 @@ struct PanelPart {
   std::vector<double> before_s;
   std::vector<double> beside_s; // empty: a CPU panel
   double after_exchange_s = 0.0;
-  bool cpu = true; // before_s is CPU work, which system noise stretches
+  /// before_s is CPU work, which system noise stretches (a GPU panel has a beside_s per exchange).
+  bool cpu() const { return beside_s.empty(); }
 };
 
+/// The replay's side of traces::Exchange, shared by the rank actors of one
+/// replay: the column's active members meet (an s4u::Barrier), the last to
+/// arrive replays the exchange from everybody's arrival time with
+/// pivot_exchange_completion_s (a folded-away member is taken to arrive with
+/// the first active one, as phantoms are "as ready" as their active peers),
+/// priced with the members' routes (path latency scaled by the protocol model
+/// as the network model scales it, plus bytes over the route's bottleneck),
+/// and each member sleeps until its own completion. Flows of other ops that
+/// share those links are not seen (docs/fast-mode.md, "collective pivot
+/// exchange", for the measured difference).
 class PivotExchanges {
 public:
   /// `noise` (null: a quiet machine) stretches every member's CPU work: its

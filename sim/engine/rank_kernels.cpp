@@ -28,7 +28,6 @@ const PanelPart& RankRunner::panel_part(const traces::Exchange& x, std::size_t p
   traces::panel_local_rows(member, g, rows_);
   const bool device = shape.device();
   const std::vector<PanelKernel>& kernels = st_.panel_kernels.of(rows_, g, config, device);
-  part_.cpu = !device;
   part_.before_s.assign(1, 0.0);
   part_.beside_s.clear();
   part_.after_exchange_s = 0.0;

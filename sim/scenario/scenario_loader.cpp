@@ -310,7 +310,6 @@ NodesFlag rederive_for_nodes_flag(const Workload& file, Scenario& scenario, cons
   NodesFlag out;
   std::string& note = out.note;
   const std::string label = "--nodes " + std::to_string(*o.nodes) + " (re-derived)";
-  const int ranks = grid_given ? *o.nodes * from.ranks_per_node : r.p * r.q;
   if (!grid_given && r.active_nodes < *o.nodes) {
     w.set_nodes(r.active_nodes);
     log.record("workload.nodes", label);
@@ -326,7 +325,9 @@ NodesFlag rederive_for_nodes_flag(const Workload& file, Scenario& scenario, cons
     note += (note.empty() ? "" : ", ") + std::string("P x Q ") + std::to_string(from.p) + " x " +
             std::to_string(from.q) + " -> " + std::to_string(r.p) + " x " + std::to_string(r.q);
   }
-  const std::int64_t n = same_memory_per_rank_n(from, ranks, from.nb);
+  // With the grid given, N follows its ranks (nodes x ranks per node, none idle).
+  const std::int64_t n =
+      grid_given ? same_memory_per_rank_n(from, *o.nodes * from.ranks_per_node, from.nb) : r.n;
   if (!n_given && n != from.n) {
     w.set_n(n);
     log.record("workload.n", label);
