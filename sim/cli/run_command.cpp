@@ -169,7 +169,10 @@ int run(RunArgs a, const CLI::App& cmd) {
   bar.finish();
   result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   result.peak_rss_bytes = peak_rss_bytes(RUSAGE_SELF);
-  if (result.window_processes > 0) result.window_peak_rss_bytes = peak_rss_bytes(RUSAGE_CHILDREN);
+  if (result.window_processes > 0) {
+    result.window_peak_rss_bytes = peak_rss_bytes(RUSAGE_CHILDREN);
+    result.main_fault_bytes_while_windows_ran = fault_bytes_while_children_ran();
+  }
   write_summary_json(result, a.out_dir + "/summary.json");
   write_steps_csv(result, a.out_dir + "/steps.csv");
   write_stats_json(result, a.out_dir + "/stats.json");

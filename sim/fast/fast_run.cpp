@@ -267,7 +267,7 @@ private:
   // the window did not complete.
   bool take(const WindowJob& job, const WindowOutcome& o, bool count) {
     activities_ += o.activities;
-    result_.windows.push_back({job.first, job.last, o.activities, o.wall_s, o.peak_rss_bytes});
+    result_.windows.push_back(window_stat(job, o));
     if (!o.completed) return false;
     integration_.add_window(o);
     if (count) ++windows_;
@@ -433,7 +433,7 @@ private:
     };
     plan.account = [this](const WindowJob& job, const WindowOutcome& o) {
       activities_ += o.activities;
-      result_.windows.push_back({job.first, job.last, o.activities, o.wall_s, o.peak_rss_bytes});
+      result_.windows.push_back(window_stat(job, o));
     };
     std::vector<FaultLog> logs = simulate_flaps(plan, with_flaps, records);
     for (std::size_t i = 0, j = 0; i < timelines.size(); ++i)

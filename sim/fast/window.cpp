@@ -12,6 +12,9 @@ template <class Io, class Outcome> void fields(Io& io, Outcome& o) {
   io(o.activities);
   io(o.wall_s);
   io(o.peak_rss_bytes);
+  io(o.shared_measured);
+  io(o.shared_end_bytes);
+  io(o.shared_anonymous_end_bytes);
   io(o.end_s);
   io(o.faults);
   io.sequence(o.samples);
@@ -22,6 +25,19 @@ template <class Io, class Outcome> void fields(Io& io, Outcome& o) {
 }
 
 } // namespace
+
+WindowStat window_stat(const WindowJob& job, const WindowOutcome& o) {
+  WindowStat w;
+  w.first = job.first;
+  w.last = job.last;
+  w.activities = o.activities;
+  w.wall_s = o.wall_s;
+  w.peak_rss_bytes = o.peak_rss_bytes;
+  w.shared_measured = o.shared_measured;
+  w.shared_end_bytes = o.shared_end_bytes;
+  w.shared_anonymous_end_bytes = o.shared_anonymous_end_bytes;
+  return w;
+}
 
 std::string encode(const WindowOutcome& o) {
   ByteWriter w;

@@ -69,12 +69,22 @@ struct WindowOutcome {
   bool completed = false;
   std::uint64_t activities = 0;
   double wall_s = 0.0, peak_rss_bytes = 0.0; // of the window's process
+  /// At the window's end: the pages its process shares with others
+  /// (smaps_rollup's Shared_*), and of them the anonymous ones at least, those
+  /// shared with the main process or another window (MemoryRollup,
+  /// sim/support/process_memory.hpp). Unmeasured (false) when /proc could not
+  /// be read: both are then 0.
+  bool shared_measured = false;
+  double shared_end_bytes = 0.0, shared_anonymous_end_bytes = 0.0;
   /// When its last rank finished, its pending messages included, in the
   /// window's time (its first step starts at 0).
   double end_s = 0.0;
   std::vector<std::pair<std::int64_t, Sample>> samples;
   WindowFaults faults;
 };
+
+/// What stats.json records of a window (sim/result/run_result.hpp).
+WindowStat window_stat(const WindowJob& job, const WindowOutcome& outcome);
 
 /// The outcome as bytes through a pipe.
 std::string encode(const WindowOutcome& outcome);

@@ -1,7 +1,10 @@
 #include "sim/fast/window_pool.hpp"
 
 #include <chrono>
+#include <optional>
 #include <utility>
+
+#include "sim/support/process_memory.hpp"
 
 namespace hplsim::sim {
 
@@ -13,6 +16,11 @@ std::string WindowPool::measure(const WindowJob& job) const {
   WindowOutcome o = simulate_(job);
   o.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   o.peak_rss_bytes = peak_rss_bytes(RUSAGE_SELF);
+  if (const std::optional<MemoryRollup> m = memory_rollup()) {
+    o.shared_measured = true;
+    o.shared_end_bytes = m->shared_bytes;
+    o.shared_anonymous_end_bytes = m->shared_anonymous_bytes();
+  }
   return encode(o);
 }
 

@@ -28,7 +28,8 @@ public:
   /// Starts `job` in the background. With one worker it runs to its end here
   /// (never more than `workers` processes). At most one at a time.
   void start_background(const WindowJob& job);
-  /// Runs `jobs`, filling each outcome's wall time and peak RSS; the
+  /// Runs `jobs`, filling each outcome's wall time, peak RSS and shared
+  /// memory at its end; the
   /// background window goes on meanwhile.
   std::vector<WindowOutcome> run(const std::vector<WindowJob>& jobs);
   /// Runs jobs as they become ready (ChildPool::run_as_ready): next() gives
@@ -40,7 +41,8 @@ public:
   WindowOutcome finish_background();
 
 private:
-  // Simulates `job` and encodes its outcome with its wall time and peak RSS (in the window's process).
+  // Simulates `job` and encodes its outcome with its wall time, peak RSS and
+  // shared memory at its end (in the window's process).
   std::string measure(const WindowJob& job) const;
 
   ChildPool pool_;

@@ -203,20 +203,42 @@ void write_steps_csv(const RunResult& result, const std::string& path) {
 }
 
 double peak_rss_bound_bytes(const RunResult& result) {
-  // At most window_processes run at once, each below its own peak: the main
-  // process plus the largest that many peaks (the largest one's, times the
-  // count, when the windows were not recorded).
+  // At any moment the run holds (docs/fast-mode.md, "What a run costs"): the
+  // pages the main process held since it forked its first window, at most its
+  // peak plus the pages it faulted in since (fresh ones, and the copies it made
+  // of pages a window kept), and, of each window running then, what no other
+  // process holds, at most its private peak. At most window_processes windows
+  // run at once: the largest that many private peaks. When the windows were
+  // not recorded, the largest window's whole peak times the count.
   std::vector<double> peaks;
   for (const WindowStat& w : result.windows)
-    peaks.push_back(w.peak_rss_bytes);
+    peaks.push_back(w.private_peak_bytes());
   const auto n = static_cast<std::size_t>(std::max(result.window_processes, 0));
   if (peaks.empty()) return result.peak_rss_bytes + static_cast<double>(n) * result.window_peak_rss_bytes;
   std::sort(peaks.begin(), peaks.end(), std::greater<>());
-  double bound = result.peak_rss_bytes;
+  double bound = result.peak_rss_bytes + result.main_fault_bytes_while_windows_ran;
   for (std::size_t i = 0; i < std::min(n, peaks.size()); ++i)
     bound += peaks[i];
   return bound;
 }
+
+namespace {
+
+// The largest private peak of the windows (0 when none was recorded).
+double window_private_peak_bytes(const RunResult& result) {
+  double peak = 0.0;
+  for (const WindowStat& w : result.windows)
+    peak = std::max(peak, w.private_peak_bytes());
+  return peak;
+}
+
+// Whether every window measured its shared pages (none unmeasured).
+bool window_shared_measured(const RunResult& result) {
+  return std::all_of(result.windows.begin(), result.windows.end(),
+                     [](const WindowStat& w) { return w.shared_measured; });
+}
+
+} // namespace
 
 void write_stats_json(const RunResult& result, const std::string& path) {
   nlohmann::ordered_json j;
@@ -229,6 +251,13 @@ void write_stats_json(const RunResult& result, const std::string& path) {
   if (result.window_processes > 0) {
     j["window_processes"] = result.window_processes;
     j["window_peak_rss_bytes"] = result.window_peak_rss_bytes;
+    if (!result.windows.empty()) {
+      j["window_private_peak_bytes"] = window_private_peak_bytes(result);
+      // false: some window could not read /proc/self/smaps_rollup, its private
+      // peak is its whole RSS peak (the bound is looser, still a bound).
+      j["window_shared_measured"] = window_shared_measured(result);
+      j["main_fault_bytes_while_windows_ran"] = result.main_fault_bytes_while_windows_ran;
+    }
     j["peak_rss_bound_bytes"] = peak_rss_bound_bytes(result);
   }
   if (!result.windows.empty()) {
@@ -238,7 +267,10 @@ void write_stats_json(const RunResult& result, const std::string& path) {
                          {"last_step", w.last},
                          {"activities", w.activities},
                          {"wall_s", w.wall_s},
-                         {"peak_rss_bytes", w.peak_rss_bytes}});
+                         {"peak_rss_bytes", w.peak_rss_bytes},
+                         {"shared_end_bytes", w.shared_end_bytes},
+                         {"shared_anonymous_end_bytes", w.shared_anonymous_end_bytes},
+                         {"private_peak_bytes", w.private_peak_bytes()}});
     j["windows"] = windows;
   }
   write_file_atomically(path, [&j](std::ostream& out) { out << j.dump(2) << '\n'; });
@@ -376,11 +408,17 @@ void print_summary(const RunResult& result, std::ostream& out) {
         << " activities/s)";
   if (result.peak_rss_bytes > 0.0)
     out << ", peak RSS " << printf_string("%.1f", result.peak_rss_bytes / 1048576.0) << " MiB";
-  if (result.window_processes > 0 && result.window_peak_rss_bytes > 0.0)
+  if (result.window_processes > 0 && result.window_peak_rss_bytes > 0.0) {
     out << " + " << result.window_processes << " window process" << (result.window_processes > 1 ? "es" : "")
         << " at once, " << printf_string("%.1f", result.window_peak_rss_bytes / 1048576.0)
-        << " MiB at most each (" << printf_string("%.1f", peak_rss_bound_bytes(result) / 1048576.0)
+        << " MiB at most each";
+    if (!result.windows.empty())
+      out << ", " << printf_string("%.1f", window_private_peak_bytes(result) / 1048576.0) << " MiB of it "
+          << (window_shared_measured(result) ? "their own"
+                                             : "their own (shared pages not measured: no /proc)");
+    out << " (" << printf_string("%.1f", peak_rss_bound_bytes(result) / 1048576.0)
         << " MiB at most together)";
+  }
   out << '\n' << rule << '\n';
 }
 

@@ -64,7 +64,10 @@ std::string summary_json_text(const RunResult& result);
 void write_steps_csv(const RunResult& result, const std::string& path);
 
 /// The run's memory bound with fast mode's window processes: the main
-/// process's peak RSS plus the window_processes largest window peaks.
+/// process's peak RSS, plus the pages it faulted in while windows ran, plus
+/// the window_processes largest private window peaks (WindowStat). Without
+/// recorded windows: main's peak plus window_processes times the largest
+/// window's RSS peak.
 double peak_rss_bound_bytes(const RunResult& result);
 
 /// stats.json: wall_s, activities, activities_per_s (null when wall_s <= 0),

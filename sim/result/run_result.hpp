@@ -21,6 +21,17 @@ struct WindowStat {
   std::uint64_t activities = 0;
   double wall_s = 0.0; // in its own process
   double peak_rss_bytes = 0.0;
+  // At its end: the pages its process shared (smaps_rollup's Shared_*) and,
+  // of them, the anonymous ones at least (WindowOutcome, sim/fast/window.hpp);
+  // both 0 and shared_measured false when /proc could not be read.
+  bool shared_measured = false;
+  double shared_end_bytes = 0.0;
+  double shared_anonymous_end_bytes = 0.0;
+  // The most it held at once that neither the main process nor another window
+  // held (docs/fast-mode.md, "What a run costs"): its anonymous pages shared
+  // at its end were shared all along (it forks nothing, so none of its pages
+  // becomes shared), so its RSS peak less them. Its RSS peak when unmeasured.
+  double private_peak_bytes() const { return peak_rss_bytes - shared_anonymous_end_bytes; }
 };
 
 struct StepRecord {
@@ -144,6 +155,10 @@ struct RunResult {
   // peak_rss_bound_bytes (sim/report/report.hpp) bounds the run's memory.
   int window_processes = 0;
   double window_peak_rss_bytes = 0.0;
+  // The main process's page faults, as bytes, while window processes ran
+  // (fault_bytes_while_children_ran, sim/support/child_process.hpp): it
+  // bounds the pages a window kept that the main process had let go of.
+  double main_fault_bytes_while_windows_ran = 0.0;
   std::vector<WindowStat> windows;
 };
 

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <poll.h>
 #include <sched.h>
 #include <stdexcept>
@@ -15,9 +17,16 @@
 #include <utility>
 #include <vector>
 
+#include "sim/support/process_memory.hpp"
+
 namespace hplsim::sim {
 
 namespace {
+
+// This process's page faults at its first fork and at its latest reaping
+// (fault_bytes_while_children_ran).
+std::optional<std::uint64_t> faults_at_first_fork;
+std::uint64_t faults_at_last_reap = 0;
 
 bool write_all(int fd, const std::string& bytes) {
   std::size_t done = 0;
@@ -36,6 +45,7 @@ ChildProcess::ChildProcess(const std::function<std::string()>& work) {
   int fds[2];
   if (::pipe(fds) != 0) throw std::runtime_error(std::string("fast mode: pipe: ") + std::strerror(errno));
   std::fflush(nullptr); // nothing buffered is written twice
+  if (!faults_at_first_fork) faults_at_first_fork = page_faults();
   const pid_t parent = ::getpid();
   pid_ = ::fork();
   if (pid_ < 0) {
@@ -79,6 +89,7 @@ ChildProcess::~ChildProcess() {
   if (pid_ > 0) {
     ::kill(pid_, SIGKILL);
     ::waitpid(pid_, nullptr, 0);
+    faults_at_last_reap = page_faults();
   }
 }
 
@@ -99,6 +110,7 @@ std::string ChildProcess::answer() {
   while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
   pid_ = -1;
+  faults_at_last_reap = page_faults();
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || bytes.empty())
     throw std::runtime_error("fast mode: the process simulating a window " +
                              (WIFSIGNALED(status)
@@ -112,6 +124,11 @@ double peak_rss_bytes(int who) {
   rusage usage{};
   getrusage(who, &usage);
   return static_cast<double>(usage.ru_maxrss) * 1024.0; // Linux reports KiB
+}
+
+double fault_bytes_while_children_ran() {
+  if (!faults_at_first_fork || faults_at_last_reap < *faults_at_first_fork) return 0.0;
+  return static_cast<double>(faults_at_last_reap - *faults_at_first_fork) * page_size_bytes();
 }
 
 int window_workers(int option) {

@@ -43,6 +43,14 @@ private:
 /// child (RUSAGE_CHILDREN: the window processes).
 double peak_rss_bytes(int who);
 
+/// Bytes of the pages this process faulted in (page faults times the page
+/// size, sim/support/process_memory.hpp) from its first ChildProcess's fork
+/// to the last one's reaping. A page it writes while a child shares it is
+/// copied, the child keeping the old one: each such copy is a fault, so this
+/// bounds the old pages its children held that it no longer does (fresh
+/// pages it faulted in count too). 0 when it forked none.
+double fault_bytes_while_children_ran();
+
 /// Window processes to run at once: `option` when > 0, else the CPUs this
 /// process may run on, at most 8 (each holds a copy of a window's state).
 int window_workers(int option);
