@@ -11,12 +11,20 @@ With --stats FILE (an hplsim run's stats.json, written by the command) it also
 prints the run's own bound, peak_rss_bound_bytes, and exits 1 when the bound is
 below the measured maximum (docs/fast-mode.md, "What a run costs").
 
-Usage: scripts/measure-tree-memory.py [--interval-ms MS] [--stats FILE] -- COMMAND...
+With --record CSV --name NAME (and --stats) it writes the row NAME of CSV
+(docs/bench/memory-bound.csv, whose figures the docs quote): the command, the
+bound, the measured maximum, and with --old-stats FILE the bound another run's
+stats.json reports (a build with another bound), the date and the commit.
+
+Usage: scripts/measure-tree-memory.py [--interval-ms MS] [--stats FILE]
+           [--record CSV --name NAME [--old-stats FILE]] -- COMMAND...
 Example:
   scripts/measure-tree-memory.py --stats /tmp/x/stats.json -- \\
       build/sim/hplsim run scenarios/aurora-hpl-sc24.textproto --out /tmp/x
 """
 import argparse
+import csv
+import datetime
 import json
 import os
 import subprocess
@@ -68,11 +76,16 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--interval-ms", type=float, default=25.0, help="sampling interval (default 25 ms)")
     parser.add_argument("--stats", help="the run's stats.json, to compare its peak_rss_bound_bytes")
+    parser.add_argument("--record", help="a CSV to write the measured row into (needs --name and --stats)")
+    parser.add_argument("--name", help="the row's name in --record's CSV")
+    parser.add_argument("--old-stats", help="another run's stats.json whose bound the row records as old_bound_mib")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     if not command:
         parser.error("no command given (put it after --)")
+    if args.record and not (args.name and args.stats):
+        parser.error("--record needs --name and --stats")
     if not os.path.exists("/proc/self/smaps_rollup"):
         sys.exit("measure-tree-memory: /proc/self/smaps_rollup is not readable here (Linux 4.14 or later needed)")
 
@@ -96,10 +109,40 @@ def main():
             stats = json.load(f)
         bound = stats.get("peak_rss_bound_bytes", stats.get("peak_rss_bytes"))
         print(f"the run's bound (stats.json): {bound:.0f} bytes ({bound / 1048576:.1f} MiB)")
+        if args.record:
+            old = None
+            if args.old_stats:
+                with open(args.old_stats) as f:
+                    old = json.load(f)["peak_rss_bound_bytes"]
+            record(args.record, args.name, command, old, bound, best)
         if bound < best:
             print("the bound is BELOW the measured maximum", file=sys.stderr)
             return 1
     return 0
+
+
+FIELDS = ["name", "command", "old_bound_mib", "bound_mib", "pss_max_mib", "measured"]
+HEADER = ("# scripts/measure-tree-memory.py --record: a run's memory bound (stats.json's peak_rss_bound_bytes),\n"
+          "# the most its process tree was seen to hold (the sum of Pss, sampled every 25 ms) and the bound a\n"
+          "# build counting every process's whole RSS peak reported for the same run (old_bound_mib).\n")
+
+
+def record(path, name, command, old_bytes, bound_bytes, pss_bytes):
+    rows = []
+    if os.path.exists(path):
+        with open(path) as f:
+            rows = [r for r in csv.DictReader(line for line in f if not line.startswith("#")) if r["name"] != name]
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                            cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip()
+    rows.append({"name": name, "command": " ".join(command),
+                 "old_bound_mib": f"{old_bytes / 1048576:.1f}" if old_bytes else "",
+                 "bound_mib": f"{bound_bytes / 1048576:.1f}", "pss_max_mib": f"{pss_bytes / 1048576:.1f}",
+                 "measured": f"{commit}, {datetime.date.today().isoformat()}"})
+    with open(path, "w", newline="") as f:
+        f.write(HEADER)
+        out = csv.DictWriter(f, FIELDS, lineterminator="\n")
+        out.writeheader()
+        out.writerows(rows)
 
 
 if __name__ == "__main__":
