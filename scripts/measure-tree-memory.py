@@ -13,11 +13,12 @@ below the measured maximum (docs/fast-mode.md, "What a run costs").
 
 With --record CSV --name NAME (and --stats) it writes the row NAME of CSV
 (docs/bench/memory-bound.csv, whose figures the docs quote): the command, the
-bound, the measured maximum, and with --old-stats FILE the bound another run's
-stats.json reports (a build with another bound), the date and the commit.
+bound, the whole RSS peaks summed as the bound adds the private ones (the main
+process's and the window_processes largest windows'), the measured maximum,
+the date and the commit.
 
 Usage: scripts/measure-tree-memory.py [--interval-ms MS] [--stats FILE]
-           [--record CSV --name NAME [--old-stats FILE]] -- COMMAND...
+           [--record CSV --name NAME] -- COMMAND...
 Example:
   scripts/measure-tree-memory.py --stats /tmp/x/stats.json -- \\
       build/sim/hplsim run scenarios/aurora-hpl-sc24.textproto --out /tmp/x
@@ -78,7 +79,6 @@ def main():
     parser.add_argument("--stats", help="the run's stats.json, to compare its peak_rss_bound_bytes")
     parser.add_argument("--record", help="a CSV to write the measured row into (needs --name and --stats)")
     parser.add_argument("--name", help="the row's name in --record's CSV")
-    parser.add_argument("--old-stats", help="another run's stats.json whose bound the row records as old_bound_mib")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -110,24 +110,27 @@ def main():
         bound = stats.get("peak_rss_bound_bytes", stats.get("peak_rss_bytes"))
         print(f"the run's bound (stats.json): {bound:.0f} bytes ({bound / 1048576:.1f} MiB)")
         if args.record:
-            old = None
-            if args.old_stats:
-                with open(args.old_stats) as f:
-                    old = json.load(f)["peak_rss_bound_bytes"]
-            record(args.record, args.name, command, old, bound, best)
+            record(args.record, args.name, command, rss_peaks_bytes(stats), bound, best)
         if bound < best:
             print("the bound is BELOW the measured maximum", file=sys.stderr)
             return 1
     return 0
 
 
-FIELDS = ["name", "command", "old_bound_mib", "bound_mib", "pss_max_mib", "measured"]
+FIELDS = ["name", "command", "rss_peaks_mib", "bound_mib", "pss_max_mib", "measured"]
 HEADER = ("# scripts/measure-tree-memory.py --record: a run's memory bound (stats.json's peak_rss_bound_bytes),\n"
-          "# the most its process tree was seen to hold (the sum of Pss, sampled every 25 ms) and the bound a\n"
-          "# build counting every process's whole RSS peak reported for the same run (old_bound_mib).\n")
+          "# the whole RSS peaks summed instead (the main process's and the window_processes largest windows':\n"
+          "# the pages the windows share with the main process once per process) and the most its process\n"
+          "# tree was seen to hold (the sum of Pss, sampled every 25 ms); the build's commit and the date.\n")
 
 
-def record(path, name, command, old_bytes, bound_bytes, pss_bytes):
+def rss_peaks_bytes(stats):
+    """The main process's RSS peak plus the window_processes largest window RSS peaks."""
+    peaks = sorted((w["peak_rss_bytes"] for w in stats.get("windows", [])), reverse=True)
+    return stats["peak_rss_bytes"] + sum(peaks[:stats.get("window_processes", 0)])
+
+
+def record(path, name, command, rss_bytes, bound_bytes, pss_bytes):
     rows = []
     if os.path.exists(path):
         with open(path) as f:
@@ -135,7 +138,7 @@ def record(path, name, command, old_bytes, bound_bytes, pss_bytes):
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                             cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip()
     rows.append({"name": name, "command": " ".join(command),
-                 "old_bound_mib": f"{old_bytes / 1048576:.1f}" if old_bytes else "",
+                 "rss_peaks_mib": f"{rss_bytes / 1048576:.1f}",
                  "bound_mib": f"{bound_bytes / 1048576:.1f}", "pss_max_mib": f"{pss_bytes / 1048576:.1f}",
                  "measured": f"{commit}, {datetime.date.today().isoformat()}"})
     with open(path, "w", newline="") as f:
