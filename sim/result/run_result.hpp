@@ -31,7 +31,9 @@ struct WindowStat {
   // held (docs/fast-mode.md, "What a run costs"): its anonymous pages shared
   // at its end were shared all along (it forks nothing, so none of its pages
   // becomes shared), so its RSS peak less them. Its RSS peak when unmeasured.
-  double private_peak_bytes() const { return peak_rss_bytes - shared_anonymous_end_bytes; }
+  double private_peak_bytes() const {
+    return shared_measured ? peak_rss_bytes - shared_anonymous_end_bytes : peak_rss_bytes;
+  }
 };
 
 struct StepRecord {

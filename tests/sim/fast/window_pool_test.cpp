@@ -87,5 +87,29 @@ TEST(WindowPool, OneBackgroundWindowAtATime) {
   EXPECT_THROW(pool.finish_background(), std::logic_error);
 }
 
+TEST(WindowPool, AWindowsPrivatePeakHoldsWhatItAloneTouched) {
+  // The window touches 16 MiB of its own (freed before it ends): its RSS peak
+  // held them beside the pages it shares with this process, so its private
+  // peak (RSS peak less the anonymous pages still shared at its end) is at
+  // least 16 MiB and at most its RSS peak.
+  constexpr std::size_t kOwn = 16u << 20;
+  WindowPool pool(1, [](const WindowJob&) {
+    std::vector<char> own(kOwn);
+    for (std::size_t i = 0; i < own.size(); i += 4096)
+      own[i] = static_cast<char>(i);
+    WindowOutcome o;
+    o.completed = own[4096] != 1;
+    return o;
+  });
+  const std::vector<WindowOutcome> got = pool.run(batch(1));
+  ASSERT_EQ(got.size(), 1U);
+  if (!got[0].shared_measured) GTEST_SKIP() << "/proc/self/smaps_rollup not readable here";
+  const WindowStat w = window_stat(batch(1)[0], got[0]);
+  EXPECT_GT(w.shared_anonymous_end_bytes, 0.0); // this test binary's heap, shared until written
+  EXPECT_LE(w.shared_anonymous_end_bytes, w.shared_end_bytes);
+  EXPECT_GE(w.private_peak_bytes(), static_cast<double>(kOwn));
+  EXPECT_LE(w.private_peak_bytes(), w.peak_rss_bytes);
+}
+
 } // namespace
 } // namespace hplsim::sim

@@ -265,6 +265,76 @@ TEST_F(ReportFiles, StatsJsonHasTheWindowProcesses) {
   EXPECT_NEAR(j["windows"][1]["wall_s"].get<double>(), 2.5, 0.0);
 }
 
+// A window's record: RSS peak and, at its end, its anonymous pages shared
+// (measured), in MiB.
+WindowStat window_mib(double peak_mib, double shared_anonymous_mib) {
+  WindowStat w;
+  w.peak_rss_bytes = peak_mib * 1048576.0;
+  w.shared_measured = true;
+  w.shared_anonymous_end_bytes = shared_anonymous_mib * 1048576.0;
+  w.shared_end_bytes = w.shared_anonymous_end_bytes + 1048576.0; // a library's pages besides
+  return w;
+}
+
+TEST(Report, MemoryBoundAddsTheLargestPrivatePeaksAndTheMainProcessFaults) {
+  RunResult r = synthetic(); // main process: 1 MiB peak
+  r.window_processes = 2;
+  r.window_peak_rss_bytes = 5.0 * 1048576.0;
+  r.main_fault_bytes_while_windows_ran = 0.5 * 1048576.0;
+  // Private peaks 1, 3 and 2 MiB: the largest RSS peak (5 MiB) is mostly
+  // shared, so the two largest private peaks are the second and third windows'.
+  r.windows = {window_mib(5.0, 4.0), window_mib(4.0, 1.0), window_mib(3.0, 1.0)};
+  EXPECT_NEAR(r.windows[0].private_peak_bytes(), 1048576.0, 0.0);
+  // 1 MiB main + 0.5 MiB faulted in + 3 + 2 MiB.
+  EXPECT_NEAR(peak_rss_bound_bytes(r), 6.5 * 1048576.0, 0.0);
+  // One window process at a time: only the largest private peak.
+  r.window_processes = 1;
+  EXPECT_NEAR(peak_rss_bound_bytes(r), 4.5 * 1048576.0, 0.0);
+}
+
+TEST(Report, MemoryBoundCountsAnUnmeasuredWindowWhole) {
+  RunResult r = synthetic();
+  r.window_processes = 2;
+  WindowStat unmeasured;
+  unmeasured.peak_rss_bytes = 4.0 * 1048576.0; // /proc unreadable: no shared pages subtracted
+  r.windows = {window_mib(5.0, 4.0), unmeasured};
+  EXPECT_NEAR(unmeasured.private_peak_bytes(), 4.0 * 1048576.0, 0.0);
+  EXPECT_NEAR(peak_rss_bound_bytes(r), (1.0 + 1.0 + 4.0) * 1048576.0, 0.0);
+  // Without recorded windows: the largest RSS peak once per window process.
+  r.windows.clear();
+  r.window_peak_rss_bytes = 5.0 * 1048576.0;
+  EXPECT_NEAR(peak_rss_bound_bytes(r), (1.0 + 2 * 5.0) * 1048576.0, 0.0);
+}
+
+TEST_F(ReportFiles, StatsJsonSaysWhetherTheWindowsSharedPagesWereMeasured) {
+  RunResult r = synthetic();
+  r.window_processes = 2;
+  r.window_peak_rss_bytes = 5.0 * 1048576.0;
+  r.main_fault_bytes_while_windows_ran = 0.5 * 1048576.0;
+  r.windows = {window_mib(5.0, 4.0), window_mib(4.0, 1.0)};
+  write_stats_json(r, path("stats.json"));
+  auto j = nlohmann::ordered_json::parse(read(path("stats.json")));
+  EXPECT_TRUE(j["window_shared_measured"].get<bool>());
+  EXPECT_NEAR(j["window_private_peak_bytes"].get<double>(), 3.0 * 1048576.0, 0.0); // 4 - 1 MiB
+  EXPECT_NEAR(j["main_fault_bytes_while_windows_ran"].get<double>(), 0.5 * 1048576.0, 0.0);
+  EXPECT_NEAR(j["peak_rss_bound_bytes"].get<double>(), (1.0 + 0.5 + 3.0 + 1.0) * 1048576.0, 0.0);
+  EXPECT_NEAR(j["windows"][0]["private_peak_bytes"].get<double>(), 1048576.0, 0.0);
+  EXPECT_NEAR(j["windows"][0]["shared_anonymous_end_bytes"].get<double>(), 4.0 * 1048576.0, 0.0);
+  EXPECT_NEAR(j["windows"][0]["shared_end_bytes"].get<double>(), 5.0 * 1048576.0, 0.0);
+  std::ostringstream out;
+  print_summary(r, out);
+  EXPECT_NE(out.str().find("5.0 MiB at most each, 3.0 MiB of it their own (5.5 MiB at most together)"),
+            std::string::npos)
+      << out.str();
+  r.windows[1].shared_measured = false;
+  write_stats_json(r, path("stats.json"));
+  j = nlohmann::ordered_json::parse(read(path("stats.json")));
+  EXPECT_FALSE(j["window_shared_measured"].get<bool>());
+  std::ostringstream unmeasured;
+  print_summary(r, unmeasured);
+  EXPECT_NE(unmeasured.str().find("shared pages not measured"), std::string::npos) << unmeasured.str();
+}
+
 TEST(Report, PrintSummaryShowsHplLineRateAndCrossover) {
   RunResult r = synthetic();
   r.rmax_flops_per_s = 1.012e18;

@@ -113,5 +113,26 @@ TEST(ChildProcess, WorkersDefaultToTheCpusAtMostEight) {
   EXPECT_LE(automatic, 8);
 }
 
+TEST(ChildProcess, PagesTheParentTouchesWhileAChildRunsAreCounted) {
+  // The child waits for the parent to touch 8 MiB of fresh pages (a pipe
+  // tells it when): each page is a fault between the first fork and the
+  // child's reaping.
+  constexpr std::size_t kTouched = 8u << 20;
+  int go[2];
+  ASSERT_EQ(::pipe(go), 0);
+  ChildProcess p([&go]() {
+    char c = 0;
+    return ::read(go[0], &c, 1) == 1 ? std::string("went") : std::string("no word");
+  });
+  std::vector<char> fresh(kTouched);
+  for (std::size_t i = 0; i < fresh.size(); i += 4096)
+    fresh[i] = static_cast<char>(i >> 12);
+  ASSERT_EQ(::write(go[1], "g", 1), 1);
+  EXPECT_EQ(drain(p), "went");
+  ::close(go[0]);
+  ::close(go[1]);
+  EXPECT_GE(fault_bytes_while_children_ran(), static_cast<double>(kTouched));
+}
+
 } // namespace
 } // namespace hplsim::sim
