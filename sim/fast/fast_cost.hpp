@@ -32,16 +32,17 @@ StepOps step_ops(const ScheduleSource& source, std::int64_t k, const std::vector
 
 /// The estimate of one configuration of fast mode.
 struct FastCost {
-  double windows = 0.0;            // windows the plan runs (max_windows: the bisection's budget)
-  double window_steps = 0.0;       // steps simulated in all windows
-  double activities = 0.0;         // ops simulated in all windows
-  StepOps ops;                     // the same by kind
-  double window_s = 0.0;           // CPU time of all windows
-  double build_s = 0.0;            // the main process: building the machine, integrating, writing
-  double wall_s = 0.0;             // build_s + window_s over the workers
-  double main_bytes = 0.0;         // the main process's peak
-  double window_bytes = 0.0;       // the largest window process's peak
-  double memory_bound_bytes = 0.0; // main + `workers` largest windows (stats.json's bound)
+  double windows = 0.0;      // windows the plan runs (max_windows: the bisection's budget)
+  double window_steps = 0.0; // steps simulated in all windows
+  double activities = 0.0;   // ops simulated in all windows
+  StepOps ops;               // the same by kind
+  double window_s = 0.0;     // CPU time of all windows
+  double build_s = 0.0;      // the main process: building the machine, integrating, writing
+  double wall_s = 0.0;       // build_s + window_s over the workers
+  double main_bytes = 0.0;   // the main process's peak
+  double window_private_bytes =
+      0.0;                         // the largest window process's private peak (what no other process holds)
+  double memory_bound_bytes = 0.0; // main + `workers` largest private peaks (stats.json's bound)
 };
 
 /// The cost of running `sc` with fold / roll collective as given (the rest as
