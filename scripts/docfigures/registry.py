@@ -326,6 +326,15 @@ FIGURES = [
     Figure("docs/jupiter.md", "simulated 47.05 min, 2026-12-07; 37.7 TF/s per GPU", R("jupiter-hpl", "time_s")),
     Figure("docs/jupiter.md", "simulated 47.05 min, 2026-12-07; 37.7 TF/s per GPU",
            Fn("{0} / 24,000 GPUs", lambda r: r / 24000, R("jupiter-hpl")), number=4),
+    # The cost estimate's table: the memory bounds measured (docs/bench/fast-cost.csv).
+    *[Figure("docs/fast-mode.md", f"| {name} |", Bench("fast-cost.csv", name, "bound_mib"), cell=4)
+      for name in ("flagship", "mxp", "one-node", "el-capitan", "el-capitan-1000-folded-rolls", "aurora-1k-every-rank",
+                   "aurora-4k-folded", "aurora-16k-folded-rolls")],
+    # The memory bound against what the processes held (scripts/measure-tree-memory.py --record).
+    *[Figure("docs/fast-mode.md", row, Bench("memory-bound.csv", name, field), cell=cell)
+      for row, name in (("| flagship (`aurora-hpl-sc24`) |", "flagship"), ("| mxp (`aurora-mxp-sc24`) |", "mxp"),
+                        ("| one-node (`aurora-hpl-1node --mode fast`) |", "one-node"))
+      for cell, field in ((1, "rss_peaks_mib"), (2, "bound_mib"), (3, "pss_max_mib"))],
     Figure("docs/jupiter.md", "2.0 M activities,\n  21 s wall and 313 MiB peak", R("jupiter-hpl", "activities"),
            scale=1e6),
     Figure("docs/jupiter.md", "2.0 M activities,\n  21 s wall and 313 MiB peak", R("jupiter-hpl", "wall_s"),
