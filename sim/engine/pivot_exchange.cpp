@@ -1,6 +1,7 @@
 #include "sim/engine/pivot_exchange.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -227,26 +228,57 @@ static void arrive_with_the_first(std::vector<double>& arrival_s) {
     if (std::isnan(a)) a = first_s;
 }
 
+namespace {
+// What a PivotExchanges knows of a link, kept on the link (a SimGrid
+// extension) rather than in a map by its address: a route's links were just
+// read by its query, so they are in cache, and a map of every link of the
+// machine was not.
+struct LinkSeen {
+  static simgrid::xbt::Extension<sg4::Link, LinkSeen> EXTENSION_ID;
+  std::uint64_t owner = 0; // PivotExchanges::generation_ of the instance that numbered it
+  std::uint32_t id = 0;    // Route::link_id
+  char node_link = 0;      // Route::node_link
+};
+simgrid::xbt::Extension<sg4::Link, LinkSeen> LinkSeen::EXTENSION_ID;
+std::atomic<std::uint64_t> next_generation{1};
+} // namespace
+
 const ExchangeNetwork::Route& PivotExchanges::rank_route(int a, int b, bool device) {
   // Ranks are below 2^31: bit 63 tells a device route from a host one.
   const std::uint64_t key = (static_cast<std::uint64_t>(a) << 32) | static_cast<std::uint32_t>(b) |
                             (device ? std::uint64_t{1} << 63 : 0);
-  auto it = routes_.find(key);
-  if (it != routes_.end()) return it->second;
-  std::vector<sg4::Link*> links;
-  ExchangeNetwork::Route r;
-  r.path_s = platform_.query_route(a, b, links, device);
-  r.within_node = platform_.node_of(a) == platform_.node_of(b);
-  for (const sg4::Link* l : links) {
-    r.links.emplace_back(l, l->get_bandwidth());
-    // The fabric's links are named after their topology kind (MachineZone::create_links).
-    const std::string_view name = l->get_cname();
-    const bool fabric = name.starts_with("local") || name.starts_with("global") || name.starts_with("leaf") ||
-                        name.starts_with("spine");
-    r.node_link.push_back(fabric ? 0 : 1);
-    r.link_id.push_back(link_ids_.try_emplace(l, static_cast<std::uint32_t>(link_ids_.size())).first->second);
+  const auto [it, added] = routes_.try_emplace(key);
+  if (!added) return it->second;
+  try {
+    std::vector<sg4::Link*> links;
+    ExchangeNetwork::Route& r = it->second;
+    r.path_s = platform_.query_route(a, b, links, device);
+    r.within_node = platform_.node_of(a) == platform_.node_of(b);
+    if (!LinkSeen::EXTENSION_ID.valid()) LinkSeen::EXTENSION_ID = sg4::Link::extension_create<LinkSeen>();
+    for (sg4::Link* l : links) {
+      r.links.emplace_back(l, l->get_bandwidth());
+      auto* seen = l->extension<LinkSeen>();
+      if (seen == nullptr) {
+        seen = new LinkSeen;
+        l->extension_set(seen);
+      }
+      if (seen->owner != generation_) {
+        seen->owner = generation_;
+        seen->id = links_seen_++;
+        // The fabric's links are named after their topology kind (MachineZone::create_links).
+        const std::string_view name = l->get_cname();
+        const bool fabric = name.starts_with("local") || name.starts_with("global") ||
+                            name.starts_with("leaf") || name.starts_with("spine");
+        seen->node_link = fabric ? 0 : 1;
+      }
+      r.node_link.push_back(seen->node_link);
+      r.link_id.push_back(seen->id);
+    }
+    return r;
+  } catch (...) {
+    routes_.erase(it);
+    throw;
   }
-  return routes_.emplace(key, std::move(r)).first->second;
 }
 
 std::vector<double> PivotExchanges::replay_roll(const traces::Exchange& x, std::vector<double>& arrival_s) {
@@ -278,7 +310,8 @@ double PivotExchanges::roll_done_s(int rank) const {
 PivotExchanges::PivotExchanges(const Platform& platform, const models::ProtocolModel* protocol,
                                const std::vector<bool>* active_ranks, const models::NoiseModel* noise,
                                const DeviceBuffers& device)
-    : platform_(platform), protocol_(protocol), active_(active_ranks), noise_(noise), device_(device) {}
+    : platform_(platform), protocol_(protocol), active_(active_ranks), noise_(noise), device_(device),
+      generation_(next_generation++) {}
 
 double PivotExchanges::message_cpu_s(std::int64_t send_bytes, std::int64_t recv_bytes) const {
   if (protocol_ == nullptr) return 0.0;

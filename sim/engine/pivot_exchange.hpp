@@ -146,7 +146,10 @@ private:
   // found here without hashing the rank pair. By (base, stride, device).
   using MemberRoutes = std::vector<std::vector<std::pair<int, const ExchangeNetwork::Route*>>>;
   std::unordered_map<std::uint64_t, MemberRoutes> column_routes_;
-  std::unordered_map<const void*, std::uint32_t> link_ids_; // Route::link_id
+  // Route::link_id: links are numbered in the order this instance first sees
+  // them, the number kept on the link (LinkSeen) under this instance's generation.
+  std::uint64_t generation_ = 0;
+  std::uint32_t links_seen_ = 0;
   std::map<std::pair<int, int>, int> active_count_;
   // The last panel's member patterns: the jb exchanges of a panel share them.
   std::tuple<int, int, std::int64_t> patterns_key_{-1, -1, -1}; // size, root, jb
