@@ -1,7 +1,6 @@
 #include "sim/engine/pivot_exchange.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -228,20 +227,33 @@ static void arrive_with_the_first(std::vector<double>& arrival_s) {
     if (std::isnan(a)) a = first_s;
 }
 
-namespace {
-// What a PivotExchanges knows of a link, kept on the link (a SimGrid
-// extension) rather than in a map by its address: a route's links were just
-// read by its query, so they are in cache, and a map of every link of the
-// machine was not.
-struct LinkSeen {
-  static simgrid::xbt::Extension<sg4::Link, LinkSeen> EXTENSION_ID;
-  std::uint64_t owner = 0; // PivotExchanges::generation_ of the instance that numbered it
-  std::uint32_t id = 0;    // Route::link_id
-  char node_link = 0;      // Route::node_link
-};
-simgrid::xbt::Extension<sg4::Link, LinkSeen> LinkSeen::EXTENSION_ID;
-std::atomic<std::uint64_t> next_generation{1};
-} // namespace
+PivotExchanges::LinkSeen& PivotExchanges::LinkTable::find(const void* link, bool& added) {
+  // Open addressing, linear probing, at most half full: a lookup reads one
+  // slot or a few neighbours, where std::unordered_map read a bucket and a node.
+  if (2 * (count_ + 1) > slots_.size()) {
+    std::vector<Slot> old(std::max<std::size_t>(1024, 2 * slots_.size()));
+    old.swap(slots_);
+    for (const Slot& o : old)
+      if (o.link != nullptr) slot_of(o.link) = o;
+  }
+  Slot& slot = slot_of(link);
+  added = slot.link == nullptr;
+  if (added) {
+    slot.link = link;
+    ++count_;
+  }
+  return slot.seen;
+}
+
+PivotExchanges::LinkTable::Slot& PivotExchanges::LinkTable::slot_of(const void* link) {
+  const std::size_t mask = slots_.size() - 1;
+  // Fibonacci hashing of the address (its low bits are alignment).
+  std::size_t i =
+      static_cast<std::size_t>((reinterpret_cast<std::uintptr_t>(link) * 0x9E3779B97F4A7C15ULL) >> 20) & mask;
+  while (slots_[i].link != nullptr && slots_[i].link != link)
+    i = (i + 1) & mask;
+  return slots_[i];
+}
 
 const ExchangeNetwork::Route& PivotExchanges::rank_route(int a, int b, bool device) {
   // Ranks are below 2^31: bit 63 tells a device route from a host one.
@@ -254,25 +266,20 @@ const ExchangeNetwork::Route& PivotExchanges::rank_route(int a, int b, bool devi
     ExchangeNetwork::Route& r = it->second;
     r.path_s = platform_.query_route(a, b, links, device);
     r.within_node = platform_.node_of(a) == platform_.node_of(b);
-    if (!LinkSeen::EXTENSION_ID.valid()) LinkSeen::EXTENSION_ID = sg4::Link::extension_create<LinkSeen>();
     for (sg4::Link* l : links) {
       r.links.emplace_back(l, l->get_bandwidth());
-      auto* seen = l->extension<LinkSeen>();
-      if (seen == nullptr) {
-        seen = new LinkSeen;
-        l->extension_set(seen);
-      }
-      if (seen->owner != generation_) {
-        seen->owner = generation_;
-        seen->id = links_seen_++;
+      bool first_seen = false;
+      LinkSeen& seen = link_ids_.find(l, first_seen);
+      if (first_seen) {
+        seen.id = link_ids_.size() - 1;
         // The fabric's links are named after their topology kind (MachineZone::create_links).
         const std::string_view name = l->get_cname();
         const bool fabric = name.starts_with("local") || name.starts_with("global") ||
                             name.starts_with("leaf") || name.starts_with("spine");
-        seen->node_link = fabric ? 0 : 1;
+        seen.node_link = fabric ? 0 : 1;
       }
-      r.node_link.push_back(seen->node_link);
-      r.link_id.push_back(seen->id);
+      r.node_link.push_back(seen.node_link);
+      r.link_id.push_back(seen.id);
     }
     return r;
   } catch (...) {
@@ -310,8 +317,7 @@ double PivotExchanges::roll_done_s(int rank) const {
 PivotExchanges::PivotExchanges(const Platform& platform, const models::ProtocolModel* protocol,
                                const std::vector<bool>* active_ranks, const models::NoiseModel* noise,
                                const DeviceBuffers& device)
-    : platform_(platform), protocol_(protocol), active_(active_ranks), noise_(noise), device_(device),
-      generation_(next_generation++) {}
+    : platform_(platform), protocol_(protocol), active_(active_ranks), noise_(noise), device_(device) {}
 
 double PivotExchanges::message_cpu_s(std::int64_t send_bytes, std::int64_t recv_bytes) const {
   if (protocol_ == nullptr) return 0.0;

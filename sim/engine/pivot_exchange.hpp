@@ -146,10 +146,28 @@ private:
   // found here without hashing the rank pair. By (base, stride, device).
   using MemberRoutes = std::vector<std::vector<std::pair<int, const ExchangeNetwork::Route*>>>;
   std::unordered_map<std::uint64_t, MemberRoutes> column_routes_;
-  // Route::link_id: links are numbered in the order this instance first sees
-  // them, the number kept on the link (LinkSeen) under this instance's generation.
-  std::uint64_t generation_ = 0;
-  std::uint32_t links_seen_ = 0;
+  // Route::link_id and Route::node_link of the links seen so far, by address:
+  // ids in the order the links are first seen.
+  struct LinkSeen {
+    std::uint32_t id = 0;
+    char node_link = 0;
+  };
+  class LinkTable {
+  public:
+    /// The link's entry; `added`: it is new (its fields are to be set).
+    LinkSeen& find(const void* link, bool& added);
+    std::uint32_t size() const { return count_; }
+
+  private:
+    struct Slot {
+      const void* link = nullptr;
+      LinkSeen seen;
+    };
+    Slot& slot_of(const void* link);
+    std::vector<Slot> slots_; // a power of two, at most half full
+    std::uint32_t count_ = 0;
+  };
+  LinkTable link_ids_;
   std::map<std::pair<int, int>, int> active_count_;
   // The last panel's member patterns: the jb exchanges of a panel share them.
   std::tuple<int, int, std::int64_t> patterns_key_{-1, -1, -1}; // size, root, jb
