@@ -4,7 +4,6 @@
 #include <cmath>
 #include <functional>
 #include <limits>
-#include <queue>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -40,6 +39,10 @@ PricedPatterns price_patterns(const std::vector<traces::Pattern>& patterns, Exch
     d.route = &r;
     d.latency_s = network.latency_s(r.path_s, bytes, r.within_node);
     d.bandwidth_factor = network.bandwidth_factor(bytes, r.within_node);
+    d.first = static_cast<std::uint32_t>(out.links.size());
+    d.count = static_cast<std::uint32_t>(r.links.size());
+    for (std::size_t i = 0; i < r.links.size(); ++i)
+      out.links.emplace_back(r.link_id[i], r.links[i].second);
     return d;
   };
   for (std::size_t m = 0; m < patterns.size(); ++m) {
@@ -67,7 +70,11 @@ std::vector<double> pivot_exchange_completion_s(const PricedPatterns& priced,
   std::vector<double> t = start_s != nullptr ? *start_s : std::vector<double>(patterns.size(), 0.0);
   if (size <= 1) return t;
   using Msg = PricedPatterns::Message;
-  std::vector<std::size_t> pc(t.size(), 0);
+  // Scratch kept between calls: a panel replays jb exchanges of the same members.
+  static thread_local std::vector<std::size_t> pc;
+  static thread_local std::vector<char> queued;
+  pc.assign(t.size(), 0);
+  queued.assign(t.size(), 0);
   const auto current = [&](int m) -> const Msg* {
     const auto& p = patterns[static_cast<std::size_t>(m)];
     const std::size_t i = pc[static_cast<std::size_t>(m)];
@@ -80,8 +87,10 @@ std::vector<double> pivot_exchange_completion_s(const PricedPatterns& priced,
     int a, b;
     bool operator>(const Pair& o) const { return std::tie(start_s, a, b) > std::tie(o.start_s, o.a, o.b); }
   };
-  std::priority_queue<Pair, std::vector<Pair>, std::greater<>> ready;
-  std::vector<char> queued(t.size(), 0);
+  // A min-heap on (start_s, a, b), as std::priority_queue keeps it, in storage kept between calls.
+  static thread_local std::vector<Pair> ready;
+  ready.clear();
+  const std::greater<> later;
   const auto offer = [&](int a) {
     const Msg* ma = current(a);
     if (ma == nullptr) return;
@@ -91,8 +100,9 @@ std::vector<double> pivot_exchange_completion_s(const PricedPatterns& priced,
         queued[static_cast<std::size_t>(b)])
       return;
     queued[static_cast<std::size_t>(a)] = queued[static_cast<std::size_t>(b)] = 1;
-    ready.push({std::max(t[static_cast<std::size_t>(a)], t[static_cast<std::size_t>(b)]), std::min(a, b),
-                std::max(a, b)});
+    ready.push_back({std::max(t[static_cast<std::size_t>(a)], t[static_cast<std::size_t>(b)]), std::min(a, b),
+                     std::max(a, b)});
+    std::push_heap(ready.begin(), ready.end(), later);
   };
   const auto offer_pair = [&](int a) {
     offer(a);
@@ -100,10 +110,11 @@ std::vector<double> pivot_exchange_completion_s(const PricedPatterns& priced,
   };
   for (int m = 0; m < size; ++m)
     offer(m);
-  std::vector<Pair> batch;
+  static thread_local std::vector<Pair> batch;
   // Messages of the round per link (Route::link_id), reset after each round.
   static thread_local std::vector<int> load;
   static thread_local std::vector<std::uint32_t> loaded;
+  const auto* const links = priced.links.data();
   // The pair's messages as member a sees them: a -> b, then b -> a.
   const auto each_message = [&](const Pair& x, const auto& visit) {
     const Msg& m = *current(x.a);
@@ -112,10 +123,11 @@ std::vector<double> pivot_exchange_completion_s(const PricedPatterns& priced,
   };
   while (!ready.empty()) {
     batch.clear();
-    const double first_s = ready.top().start_s;
-    while (!ready.empty() && ready.top().start_s <= first_s) {
-      batch.push_back(ready.top());
-      ready.pop();
+    const double first_s = ready.front().start_s;
+    while (!ready.empty() && ready.front().start_s <= first_s) {
+      std::pop_heap(ready.begin(), ready.end(), later);
+      batch.push_back(ready.back());
+      ready.pop_back();
       queued[static_cast<std::size_t>(batch.back().a)] = queued[static_cast<std::size_t>(batch.back().b)] = 0;
     }
     for (const std::uint32_t id : loaded)
@@ -123,7 +135,8 @@ std::vector<double> pivot_exchange_completion_s(const PricedPatterns& priced,
     loaded.clear();
     for (const Pair& x : batch)
       each_message(x, [&](const PricedPatterns::Direction& d, std::int64_t) {
-        for (const std::uint32_t id : d.route->link_id) {
+        for (std::uint32_t i = d.first; i < d.first + d.count; ++i) {
+          const std::uint32_t id = links[i].first;
           if (id >= load.size()) load.resize(id + 1, 0);
           if (load[id]++ == 0) loaded.push_back(id);
         }
@@ -131,10 +144,9 @@ std::vector<double> pivot_exchange_completion_s(const PricedPatterns& priced,
     for (const Pair& x : batch) {
       double seconds = 0.0;
       each_message(x, [&](const PricedPatterns::Direction& d, std::int64_t bytes) {
-        const ExchangeNetwork::Route& r = *d.route;
         double rate = std::numeric_limits<double>::infinity();
-        for (std::size_t i = 0; i < r.links.size(); ++i)
-          rate = std::min(rate, r.links[i].second / load[r.link_id[i]]);
+        for (std::uint32_t i = d.first; i < d.first + d.count; ++i)
+          rate = std::min(rate, links[i].second / load[links[i].first]);
         rate *= d.bandwidth_factor;
         const double transfer_s = std::isfinite(rate) && rate > 0.0 ? static_cast<double>(bytes) / rate : 0.0;
         seconds = std::max(seconds, d.latency_s + transfer_s);
@@ -162,7 +174,20 @@ public:
   Network(PivotExchanges& owner, int base, int stride, bool device = false)
       : owner_(owner), base_(base), stride_(stride), device_(device) {}
   const Route& route(int from, int to) override {
-    return owner_.rank_route(base_ + from * stride_, base_ + to * stride_, device_);
+    if (members_ == nullptr) {
+      // Bases and strides are ranks (below 2^31): bit 63 tells a device column from a host one.
+      const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(base_)) << 32) |
+                                static_cast<std::uint32_t>(stride_) | (device_ ? std::uint64_t{1} << 63 : 0);
+      members_ = &owner_.column_routes_[key];
+    }
+    const auto f = static_cast<std::size_t>(from);
+    if (f >= members_->size()) members_->resize(f + 1);
+    auto& known = (*members_)[f];
+    for (const auto& [peer, r] : known)
+      if (peer == to) return *r;
+    const Route& r = owner_.rank_route(base_ + from * stride_, base_ + to * stride_, device_);
+    known.emplace_back(to, &r);
+    return r;
   }
   double latency_s(double path_s, std::int64_t bytes, bool within_node) const override {
     const models::ProtocolModel* pm = owner_.protocol_;
@@ -188,7 +213,8 @@ public:
 private:
   PivotExchanges& owner_;
   int base_, stride_;
-  bool device_; // the members' buffers are in GPU memory
+  bool device_;                                     // the members' buffers are in GPU memory
+  PivotExchanges::MemberRoutes* members_ = nullptr; // this column's in column_routes_, once asked
 };
 
 // Folded-away members (NaN) are taken to arrive with the first active one:
@@ -201,26 +227,65 @@ static void arrive_with_the_first(std::vector<double>& arrival_s) {
     if (std::isnan(a)) a = first_s;
 }
 
+PivotExchanges::LinkSeen& PivotExchanges::LinkTable::find(const void* link, bool& added) {
+  // Open addressing, linear probing, at most half full: a lookup reads one
+  // slot or a few neighbours, where std::unordered_map read a bucket and a node.
+  if (2 * (count_ + 1) > slots_.size()) {
+    std::vector<Slot> old(std::max<std::size_t>(1024, 2 * slots_.size()));
+    old.swap(slots_);
+    for (const Slot& o : old)
+      if (o.link != nullptr) slot_of(o.link) = o;
+  }
+  Slot& slot = slot_of(link);
+  added = slot.link == nullptr;
+  if (added) {
+    slot.link = link;
+    ++count_;
+  }
+  return slot.seen;
+}
+
+PivotExchanges::LinkTable::Slot& PivotExchanges::LinkTable::slot_of(const void* link) {
+  const std::size_t mask = slots_.size() - 1;
+  // Fibonacci hashing of the address (its low bits are alignment).
+  std::size_t i =
+      static_cast<std::size_t>((reinterpret_cast<std::uintptr_t>(link) * 0x9E3779B97F4A7C15ULL) >> 20) & mask;
+  while (slots_[i].link != nullptr && slots_[i].link != link)
+    i = (i + 1) & mask;
+  return slots_[i];
+}
+
 const ExchangeNetwork::Route& PivotExchanges::rank_route(int a, int b, bool device) {
   // Ranks are below 2^31: bit 63 tells a device route from a host one.
   const std::uint64_t key = (static_cast<std::uint64_t>(a) << 32) | static_cast<std::uint32_t>(b) |
                             (device ? std::uint64_t{1} << 63 : 0);
-  auto it = routes_.find(key);
-  if (it != routes_.end()) return it->second;
-  std::vector<sg4::Link*> links;
-  ExchangeNetwork::Route r;
-  r.path_s = platform_.query_route(a, b, links, device);
-  r.within_node = platform_.node_of(a) == platform_.node_of(b);
-  for (const sg4::Link* l : links) {
-    r.links.emplace_back(l, l->get_bandwidth());
-    // The fabric's links are named after their topology kind (MachineZone::create_links).
-    const std::string_view name = l->get_cname();
-    const bool fabric = name.starts_with("local") || name.starts_with("global") || name.starts_with("leaf") ||
-                        name.starts_with("spine");
-    r.node_link.push_back(fabric ? 0 : 1);
-    r.link_id.push_back(link_ids_.try_emplace(l, static_cast<std::uint32_t>(link_ids_.size())).first->second);
+  const auto [it, added] = routes_.try_emplace(key);
+  if (!added) return it->second;
+  try {
+    std::vector<sg4::Link*> links;
+    ExchangeNetwork::Route& r = it->second;
+    r.path_s = platform_.query_route(a, b, links, device);
+    r.within_node = platform_.node_of(a) == platform_.node_of(b);
+    for (sg4::Link* l : links) {
+      r.links.emplace_back(l, l->get_bandwidth());
+      bool first_seen = false;
+      LinkSeen& seen = link_ids_.find(l, first_seen);
+      if (first_seen) {
+        seen.id = link_ids_.size() - 1;
+        // The fabric's links are named after their topology kind (MachineZone::create_links).
+        const std::string_view name = l->get_cname();
+        const bool fabric = name.starts_with("local") || name.starts_with("global") ||
+                            name.starts_with("leaf") || name.starts_with("spine");
+        seen.node_link = fabric ? 0 : 1;
+      }
+      r.node_link.push_back(seen.node_link);
+      r.link_id.push_back(seen.id);
+    }
+    return r;
+  } catch (...) {
+    routes_.erase(it);
+    throw;
   }
-  return routes_.emplace(key, std::move(r)).first->second;
 }
 
 std::vector<double> PivotExchanges::replay_roll(const traces::Exchange& x, std::vector<double>& arrival_s) {

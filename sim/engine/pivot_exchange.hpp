@@ -50,9 +50,13 @@ std::vector<double> pivot_exchange_completion_s(const std::vector<traces::Patter
 struct PricedPatterns {
   struct Direction {
     const ExchangeNetwork::Route* route = nullptr;
-    double latency_s = 0.0;        ///< ExchangeNetwork::latency_s for the message's bytes
-    double bandwidth_factor = 1.0; ///< ExchangeNetwork::bandwidth_factor for them
+    double latency_s = 0.0;             ///< ExchangeNetwork::latency_s for the message's bytes
+    double bandwidth_factor = 1.0;      ///< ExchangeNetwork::bandwidth_factor for them
+    std::uint32_t first = 0, count = 0; ///< the route's links in `links`
   };
+  /// Every priced route's links (Route::link_id, bandwidth in bytes/s), in
+  /// order, contiguous: the exchanges read them for every message.
+  std::vector<std::pair<std::uint32_t, double>> links;
   struct Message {
     int peer = 0;
     std::int64_t send_bytes = 0, recv_bytes = 0;
@@ -137,7 +141,33 @@ private:
   DeviceBuffers device_;
   std::vector<double> member_cpu_s_; // per member of patterns_: its messages' overheads
   std::unordered_map<std::uint64_t, ExchangeNetwork::Route> routes_; // by (from rank, to rank, device)
-  std::unordered_map<const void*, std::uint32_t> link_ids_;          // Route::link_id
+  // The routes a column's members asked for, per member (peer member, route
+  // in routes_): a roll or a panel asks each of its members for a few peers,
+  // found here without hashing the rank pair. By (base, stride, device).
+  using MemberRoutes = std::vector<std::vector<std::pair<int, const ExchangeNetwork::Route*>>>;
+  std::unordered_map<std::uint64_t, MemberRoutes> column_routes_;
+  // Route::link_id and Route::node_link of the links seen so far, by address:
+  // ids in the order the links are first seen.
+  struct LinkSeen {
+    std::uint32_t id = 0;
+    char node_link = 0;
+  };
+  class LinkTable {
+  public:
+    /// The link's entry; `added`: it is new (its fields are to be set).
+    LinkSeen& find(const void* link, bool& added);
+    std::uint32_t size() const { return count_; }
+
+  private:
+    struct Slot {
+      const void* link = nullptr;
+      LinkSeen seen;
+    };
+    Slot& slot_of(const void* link);
+    std::vector<Slot> slots_; // a power of two, at most half full
+    std::uint32_t count_ = 0;
+  };
+  LinkTable link_ids_;
   std::map<std::pair<int, int>, int> active_count_;
   // The last panel's member patterns: the jb exchanges of a panel share them.
   std::tuple<int, int, std::int64_t> patterns_key_{-1, -1, -1}; // size, root, jb

@@ -180,7 +180,12 @@ void RankRunner::copy(const traces::Copy& c, std::size_t pos, double t0) {
 // A GPU whose speed changes in the run (a degradation from a later time: more
 // than one pstate) stays a SimGrid host.
 bool RankRunner::gpu_is_private(int device) const {
-  return st_.private_gpus && st_.platform.gpu(rank_, device)->get_pstate_count() == 1;
+  if (!st_.private_gpus) return false;
+  const auto d = static_cast<std::size_t>(device);
+  if (d >= gpu_private_.size()) gpu_private_.resize(d + 1, -1);
+  signed char& known = gpu_private_[d];
+  if (known < 0) known = st_.platform.gpu(rank_, device)->get_pstate_count() == 1 ? 1 : 0;
+  return known != 0;
 }
 
 // The rank's GPU `device` as a private resource, made on first use.

@@ -100,6 +100,9 @@ private:
   double local_s_ = 0.0; // the rank's own clock (now())
   PendingOps pending_{rank_, accounts_, st_.options.faults, local_s_};
   std::vector<std::unique_ptr<PrivateResource>> gpus_;
+  // Per GPU: gpu_is_private's answer once asked (-1: not yet). A host's pstate
+  // count is fixed when the platform is built, and it was read for every op.
+  mutable std::vector<signed char> gpu_private_;
   PrivateCopyLink h2d_, d2h_;
   RankPeers peers_{st_.platform, rank_};
   // Messages sent to and received from each peer, counted under faults only
