@@ -3,7 +3,6 @@
 #include "models/random_draws.hpp"
 
 #include <algorithm>
-#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -287,12 +286,8 @@ bool MachineZone::crosses_down_link(const std::vector<topo::Hop>& path) const {
 }
 
 std::size_t MachineZone::active_flows(std::size_t index, double now) const {
-  // A min-heap of end times: the ended flows are at its top.
   auto& ends = flow_ends_[index];
-  while (!ends.empty() && ends.front() <= now) {
-    std::pop_heap(ends.begin(), ends.end(), std::greater<>());
-    ends.pop_back();
-  }
+  ends.erase(std::remove_if(ends.begin(), ends.end(), [now](double e) { return e <= now; }), ends.end());
   return ends.size();
 }
 
@@ -356,11 +351,8 @@ void MachineZone::route_adaptive(int src_switch, int dst_switch, std::uint64_t s
     hops_.swap(candidates_[best]);
     if (best_rate <= 0.0) return; // every candidate crosses a link that is off: the transfer will fail
     const double end = now + bytes / best_rate;
-    for (const auto& hop : hops_) {
-      auto& ends = flow_ends_[link_index(hop)];
-      ends.push_back(end);
-      std::push_heap(ends.begin(), ends.end(), std::greater<>());
-    }
+    for (const auto& hop : hops_)
+      flow_ends_[link_index(hop)].push_back(end);
     return;
   }
   for (std::size_t c = 0; c < candidates_.size(); ++c) {

@@ -119,8 +119,7 @@ private:
   // The announced flows about to start (their sizes for adaptive routing's
   // flow-count load, their buffers for the node's paths), per (from rank, to
   // rank) packed in 64 bits, in the order the pair's messages start; per fabric
-  // link direction the expected end times of the flows routed over it (a
-  // min-heap: active_flows drops the ended ones from its top).
+  // link direction the expected end times of the flows routed over it.
   bool querying_ = false, query_device_ = false;
   mutable std::unordered_map<std::uint64_t, std::deque<Flow>> announced_;
   mutable std::vector<std::vector<double>> flow_ends_;
