@@ -85,13 +85,18 @@ int strategies_study(const TrialsArgs& a, const ResolvedScenario& sc) {
     o.set.push_back("workload.hpl.panel_exchange=" + s);
     scenarios.push_back(resolve(load_scenario(a.path, o)));
   }
-  // One SimGrid engine per process: each strategy's trials in a process of its own.
+  // One SimGrid engine per process: each strategy's trials in a process of its
+  // own, the strategies side by side, their windows together at most `jobs`
+  // at a time (each strategy's tail fills the cores another leaves idle).
   std::vector<FaultFreeFigures> fault_free(scenarios.size());
   std::vector<std::vector<TrialRow>> mine(scenarios.size());
+  const TrialsOptions options = options_of(a, world);
+  JobTokens tokens(options.jobs);
   run_in_children(
-      scenarios.size(), 1,
+      scenarios.size(), studies_side_by_side(scenarios.size(), options.jobs),
       [&](std::size_t s) {
-        const TrialsResult t = simulate_trials(scenarios[s], options_of(a, world));
+        const JobTokens::Share share(tokens);
+        const TrialsResult t = simulate_trials(scenarios[s], options);
         ByteWriter w;
         w.put(FaultFreeFigures{t.fault_free.time_s, t.fault_free.rmax_flops_per_s,
                                t.fault_free.rmax_sampling_error_fraction, t.fault_free.completed});

@@ -160,9 +160,14 @@ int sensitivity(SensitivityArgs a, const CLI::App& cmd) {
   const std::size_t n = static_cast<std::size_t>(a.trials), per = scales.size() * n;
   std::vector<FaultFreeFigures> fault_free(scenarios.size());
   std::vector<std::pair<std::size_t, std::string>> mine; // (item, encoded row)
+  // Each cell's trials in a process of its own (one SimGrid engine a
+  // process), cells side by side, their windows together at most `jobs` at a time.
+  JobTokens tokens(options.jobs);
+  std::size_t cells_done = 0;
   run_in_children(
-      scenarios.size(), 1,
+      scenarios.size(), studies_side_by_side(scenarios.size(), options.jobs),
       [&](std::size_t s) {
+        const JobTokens::Share share(tokens);
         const TrialsResult t = simulate_trials(scenarios[s], options);
         FaultFreeFigures figures{t.fault_free.time_s, t.fault_free.rmax_flops_per_s};
         if (!(figures.time_s > 0.0) && world.is_root()) { // only rank 0 writes the figures
@@ -212,7 +217,7 @@ int sensitivity(SensitivityArgs a, const CLI::App& cmd) {
         }
         r.expect_done();
         if (world.is_root())
-          std::cerr << "sensitivity: " << (s + 1) << " of " << scenarios.size()
+          std::cerr << "sensitivity: " << ++cells_done << " of " << scenarios.size()
                     << (a.recoveries.empty() ? " strategies" : " strategy and recovery pairs") << " done\n";
       });
   const std::vector<std::string> gathered =

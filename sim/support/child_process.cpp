@@ -59,6 +59,7 @@ ChildProcess::ChildProcess(const std::function<std::string()>& work) {
     // simulating on (the check closes the race with a parent gone already).
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(4);
+    JobTokens::forget_in_child();
     // The answer's first byte says how `work` ended: 0 returned, 1 threw.
     std::string answer(1, '\0');
     try {
@@ -139,11 +140,22 @@ int window_workers(int option) {
   return std::clamp(cpus, 1, 8);
 }
 
-ChildPool::ChildPool(int workers) : workers_(std::max(1, workers)) {}
+ChildPool::ChildPool(int workers) : workers_(std::max(1, workers)), tokens_(JobTokens::shared()) {}
+
+JobTokens::Held ChildPool::wait_for_token() {
+  if (tokens_ == nullptr) return {};
+  while (!tokens_->try_take()) {
+    pollfd fd{tokens_->fd(), POLLIN, 0};
+    if (::poll(&fd, 1, -1) < 0 && errno != EINTR)
+      throw std::runtime_error(std::string("child processes: poll: ") + std::strerror(errno));
+  }
+  return JobTokens::Held(tokens_);
+}
 
 void ChildPool::start_background(const std::function<std::string()>& work) {
   if (background_ || background_answer_)
     throw std::logic_error("child processes: one background process at a time");
+  background_token_ = wait_for_token();
   background_.emplace(work);
   if (workers_ > 1) return;
   Running none;
@@ -151,24 +163,27 @@ void ChildPool::start_background(const std::function<std::string()>& work) {
     poll_once(none, {});
 }
 
-void ChildPool::poll_once(Running& running,
-                          const std::function<void(std::size_t, const std::string&)>& done) {
+void ChildPool::poll_once(Running& running, const std::function<void(std::size_t, const std::string&)>& done,
+                          bool token_wanted) {
   std::vector<pollfd> fds;
-  for (const auto& [i, process] : running)
-    fds.push_back({process.fd(), POLLIN, 0});
+  for (const Started& s : running)
+    fds.push_back({s.process.fd(), POLLIN, 0});
   if (background_) fds.push_back({background_->fd(), POLLIN, 0});
+  if (token_wanted) fds.push_back({tokens_->fd(), POLLIN, 0});
   if (::poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR)
     throw std::runtime_error(std::string("child processes: poll: ") + std::strerror(errno));
-  if (background_ && fds.back().revents != 0 && background_->read_some()) {
-    background_answer_ = background_->answer();
-    background_.reset();
+  if (background_ && fds[running.size()].revents != 0 && background_->read_some()) {
+    std::optional<ChildProcess> ended = std::exchange(background_, std::nullopt);
+    JobTokens::Held token = std::move(background_token_);
+    background_answer_ = ended->answer();
   }
   for (std::size_t k = running.size(); k-- > 0;) {
-    if (fds[k].revents == 0 || !running[k].second.read_some()) continue;
-    const std::size_t i = running[k].first;
-    const std::string answer = running[k].second.answer();
+    if (fds[k].revents == 0 || !running[k].process.read_some()) continue;
+    Started ended = std::move(running[k]);
     running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
-    done(i, answer);
+    const std::string answer = ended.process.answer();
+    ended.token = {}; // free for the next process before `done` starts more
+    done(ended.id, answer);
   }
 }
 
@@ -188,13 +203,22 @@ void ChildPool::run_as_ready(const std::function<std::function<std::string()>()>
   Running running;
   std::size_t started = 0;
   while (true) {
+    bool token_wanted = false;
     while (static_cast<int>(running.size()) + (background_ ? 1 : 0) < workers_) {
+      JobTokens::Held token;
+      if (tokens_ != nullptr) {
+        if (!tokens_->try_take()) {
+          token_wanted = true;
+          break;
+        }
+        token = JobTokens::Held(tokens_);
+      }
       const std::function<std::string()> work = next();
-      if (!work) break;
-      running.emplace_back(started++, ChildProcess(work));
+      if (!work) break; // the token goes back
+      running.push_back({std::move(token), started++, ChildProcess(work)});
     }
-    if (running.empty()) break;
-    poll_once(running, done);
+    if (running.empty() && !token_wanted) break;
+    poll_once(running, done, token_wanted);
   }
 }
 

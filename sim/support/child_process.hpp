@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "sim/support/job_tokens.hpp"
+
 namespace hplsim::sim {
 
 /// A forked process running `work` and sending back the string it returns.
@@ -56,10 +58,10 @@ double fault_bytes_while_children_ran();
 int window_workers(int option);
 
 /// Processes forked from this one, at most `workers` at a time, over several
-/// batches. One of them may run in the background across batches: it holds a
-/// worker until it ends, the batches run on the others and take its worker
-/// back once it is done (fast mode's final-solve window, docs/fast-mode.md
-/// point 10).
+/// batches; where this process shares worker tokens (JobTokens::shared() when
+/// the pool is made), each process also holds one of them while it runs. One of them may run in the
+/// background across batches: it holds a worker until it ends, the batches run on the others and take its
+/// worker back once it is done (fast mode's final-solve window, docs/fast-mode.md point 10).
 class ChildPool {
 public:
   explicit ChildPool(int workers);
@@ -82,12 +84,23 @@ public:
   std::string finish_background();
 
 private:
-  using Running = std::vector<std::pair<std::size_t, ChildProcess>>;
-  // Waits until a process of `running` or the background one has written;
-  // takes the answers that are complete.
-  void poll_once(Running& running, const std::function<void(std::size_t, const std::string&)>& done);
+  struct Started {
+    JobTokens::Held token; // given back once the process is reaped
+    std::size_t id;
+    ChildProcess process;
+  };
+  using Running = std::vector<Started>;
+  // A token of the shared ones, waiting for one to be free (none shared: an
+  // empty one).
+  JobTokens::Held wait_for_token();
+  // Waits until a process of `running` or the background one has written, or
+  // a token is free (`token_wanted`); takes the answers that are complete.
+  void poll_once(Running& running, const std::function<void(std::size_t, const std::string&)>& done,
+                 bool token_wanted = false);
 
   int workers_;
+  JobTokens* tokens_;
+  JobTokens::Held background_token_;
   std::optional<ChildProcess> background_;
   std::optional<std::string> background_answer_;
 };
