@@ -27,18 +27,19 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUTPUTS = ("trials.csv", "trial-faults.csv", "outcome.json")
 
 
-def pss_kib_of_tree(tag):
-    total = 0
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
+def pss_kib_of_tree(root_pid):
+    """The summed PSS of a process and its descendants (walked through
+    /proc/PID/task/TID/children: cheaper than scanning every process)."""
+    total, todo = 0, [root_pid]
+    while todo:
+        pid = todo.pop()
         try:
-            if tag not in open(f"/proc/{pid}/cmdline", "rb").read().decode(errors="replace"):
-                continue
+            for tid in os.listdir(f"/proc/{pid}/task"):
+                todo += [int(c) for c in open(f"/proc/{pid}/task/{tid}/children").read().split()]
             for line in open(f"/proc/{pid}/smaps_rollup"):
                 if line.startswith("Pss:"):
                     total += int(line.split()[1])
-        except OSError:
+        except (OSError, ValueError):
             pass
     return total
 
@@ -46,18 +47,20 @@ def pss_kib_of_tree(tag):
 def run_one(binary, src, args, out):
     peak = [0]
     stop = threading.Event()
-
-    def watch():
-        while not stop.is_set():
-            peak[0] = max(peak[0], pss_kib_of_tree(out))
-            time.sleep(0.2)
-
-    watcher = threading.Thread(target=watch)
-    watcher.start()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
     with open(out + ".log", "w") as log:
-        rc = subprocess.call([binary, "run", *args, "--out", out], cwd=src, stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen([binary, "run", *args, "--out", out], cwd=src, stdout=log,
+                                stderr=subprocess.STDOUT)
+
+        def watch():
+            while not stop.is_set():
+                peak[0] = max(peak[0], pss_kib_of_tree(proc.pid))
+                time.sleep(0.2)
+
+        watcher = threading.Thread(target=watch)
+        watcher.start()
+        rc = proc.wait()
     wall_s = time.monotonic() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     stop.set()

@@ -148,6 +148,38 @@ std::vector<std::string> fields(const std::string& row) {
   return out;
 }
 
+// --strategies runs its strategies side by side, their windows sharing the
+// --jobs worker tokens (docs/studies.md): each strategy's rows are those of
+// its own study run alone, whichever windows ran when. The scenario above
+// (fast mode: flaps met, so fault windows and baselines ran).
+TEST(Trials, StrategiesSideBySideGiveEachStrategysOwnRows) {
+  TempDir dir;
+  write_text(dir / "mix.textproto",
+             with_faults("faults {\n  failure_process { law: EXPONENTIAL rate_per_node_per_hour: 150 }\n"
+                         "  flap_process { classes { link_class: GLOBAL rate_per_link_per_hour: 1000\n"
+                         "    duration { law: FIXED mean_s: 1.0 } } }\n}\n"));
+  const auto run = [&](const char* out, std::vector<std::string> extra) {
+    std::vector<std::string> args{
+        "run",   (dir / "mix.textproto").string(),    "--mode",   "fast", "--N",   "8192",
+        "--set", "machine.topology.routing=ADAPTIVE", "--trials", "2",    "--out", (dir / out).string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const CliResult r = run_hplsim(args, dir);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return lines(read_text(dir / out / "trials.csv"));
+  };
+  const auto both = run("both", {"--strategies", "P2P,COLLECTIVE", "--jobs", "2"});
+  const auto p2p = run("p2p", {"--set", "workload.hpl.panel_exchange=P2P", "--jobs", "1"});
+  const auto coll = run("coll", {"--set", "workload.hpl.panel_exchange=COLLECTIVE", "--jobs", "1"});
+  ASSERT_EQ(both.size(), 5u);
+  ASSERT_EQ(p2p.size(), 3u);
+  ASSERT_EQ(coll.size(), 3u);
+  for (std::size_t t = 1; t <= 2; ++t) {
+    const std::vector<std::string> a = fields(both[t]), b = fields(both[t + 2]);
+    EXPECT_EQ(std::vector<std::string>(a.begin() + 1, a.end()), fields(p2p[t])) << "trial " << t - 1;
+    EXPECT_EQ(std::vector<std::string>(b.begin() + 1, b.end()), fields(coll[t])) << "trial " << t - 1;
+  }
+}
+
 // trial-faults.csv: trial 0 draws from the stream of a plain run (run 0 of
 // the same seed), so its rows are faults.csv's reached rows, event by event
 // (delays included), with the trial and its stream in front; each trial's
