@@ -94,6 +94,13 @@ TEST(Trials, ExponentialFailuresAgreeWithTheClosedForms) {
   EXPECT_NE(figures.find("PF/s"), std::string::npos) << figures;
 }
 
+// Node failures and global-link flaps drawn on small-dragonfly.
+std::string failures_and_global_flaps() {
+  return with_faults("faults {\n  failure_process { law: EXPONENTIAL rate_per_node_per_hour: 150 }\n"
+                     "  flap_process { classes { link_class: GLOBAL rate_per_link_per_hour: 1000\n"
+                     "    duration { law: FIXED mean_s: 1.0 } } }\n}\n");
+}
+
 // Fast mode with node failures and global-link flaps drawn, at N 8,192 (3
 // trials: 2.7 s against 18.6 s at the scenario's 12,288; 30 links at 1000 per
 // hour: ~1.05 flaps per 0.126 s run; adaptive routing re-routes them, so a
@@ -103,10 +110,7 @@ TEST(Trials, ExponentialFailuresAgreeWithTheClosedForms) {
 // 3 trials and with 1 or 2 jobs.
 TEST(Trials, TrialIIsTheSameWhateverKAndTheJobs) {
   TempDir dir;
-  write_text(dir / "mix.textproto",
-             with_faults("faults {\n  failure_process { law: EXPONENTIAL rate_per_node_per_hour: 150 }\n"
-                         "  flap_process { classes { link_class: GLOBAL rate_per_link_per_hour: 1000\n"
-                         "    duration { law: FIXED mean_s: 1.0 } } }\n}\n"));
+  write_text(dir / "mix.textproto", failures_and_global_flaps());
   const auto run = [&](const char* out, const char* k, const char* jobs) {
     const CliResult r = run_hplsim({"run", (dir / "mix.textproto").string(), "--mode", "fast", "--N", "8192",
                                     "--set", "machine.topology.routing=ADAPTIVE", "--trials", k, "--jobs",
@@ -154,10 +158,7 @@ std::vector<std::string> fields(const std::string& row) {
 // (fast mode: flaps met, so fault windows and baselines ran).
 TEST(Trials, StrategiesSideBySideGiveEachStrategysOwnRows) {
   TempDir dir;
-  write_text(dir / "mix.textproto",
-             with_faults("faults {\n  failure_process { law: EXPONENTIAL rate_per_node_per_hour: 150 }\n"
-                         "  flap_process { classes { link_class: GLOBAL rate_per_link_per_hour: 1000\n"
-                         "    duration { law: FIXED mean_s: 1.0 } } }\n}\n"));
+  write_text(dir / "mix.textproto", failures_and_global_flaps());
   const auto run = [&](const char* out, std::vector<std::string> extra) {
     std::vector<std::string> args{
         "run",   (dir / "mix.textproto").string(),    "--mode",   "fast", "--N",   "8192",
@@ -187,10 +188,7 @@ TEST(Trials, StrategiesSideBySideGiveEachStrategysOwnRows) {
 // with one or two jobs. The scenario of the test above.
 TEST(Trials, TrialFaultsAreAPlainRunsFaultsForTrialZero) {
   TempDir dir;
-  write_text(dir / "mix.textproto",
-             with_faults("faults {\n  failure_process { law: EXPONENTIAL rate_per_node_per_hour: 150 }\n"
-                         "  flap_process { classes { link_class: GLOBAL rate_per_link_per_hour: 1000\n"
-                         "    duration { law: FIXED mean_s: 1.0 } } }\n}\n"));
+  write_text(dir / "mix.textproto", failures_and_global_flaps());
   const auto run = [&](const char* out, std::vector<std::string> extra) {
     std::vector<std::string> args = {"run",    (dir / "mix.textproto").string(),
                                      "--mode", "fast",
