@@ -91,11 +91,9 @@ int strategies_study(const TrialsArgs& a, const ResolvedScenario& sc) {
   std::vector<FaultFreeFigures> fault_free(scenarios.size());
   std::vector<std::vector<TrialRow>> mine(scenarios.size());
   const TrialsOptions options = options_of(a, world);
-  JobTokens tokens(options.jobs);
-  run_in_children(
-      scenarios.size(), studies_side_by_side(scenarios.size(), options.jobs),
+  run_studies_side_by_side(
+      scenarios.size(), options.jobs,
       [&](std::size_t s) {
-        const JobTokens::Share share(tokens);
         const TrialsResult t = simulate_trials(scenarios[s], options);
         ByteWriter w;
         w.put(FaultFreeFigures{t.fault_free.time_s, t.fault_free.rmax_flops_per_s,

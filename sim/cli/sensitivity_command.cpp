@@ -162,12 +162,10 @@ int sensitivity(SensitivityArgs a, const CLI::App& cmd) {
   std::vector<std::pair<std::size_t, std::string>> mine; // (item, encoded row)
   // Each cell's trials in a process of its own (one SimGrid engine a
   // process), cells side by side, their windows together at most `jobs` at a time.
-  JobTokens tokens(options.jobs);
   std::size_t cells_done = 0;
-  run_in_children(
-      scenarios.size(), studies_side_by_side(scenarios.size(), options.jobs),
+  run_studies_side_by_side(
+      scenarios.size(), options.jobs,
       [&](std::size_t s) {
-        const JobTokens::Share share(tokens);
         const TrialsResult t = simulate_trials(scenarios[s], options);
         FaultFreeFigures figures{t.fault_free.time_s, t.fault_free.rmax_flops_per_s};
         if (!(figures.time_s > 0.0) && world.is_root()) { // only rank 0 writes the figures

@@ -142,14 +142,21 @@ int window_workers(int option) {
 
 ChildPool::ChildPool(int workers) : workers_(std::max(1, workers)), tokens_(JobTokens::shared()) {}
 
+bool ChildPool::take_token(JobTokens::Held& held) {
+  if (tokens_ == nullptr) return true;
+  if (!tokens_->try_take()) return false;
+  held = JobTokens::Held(tokens_);
+  return true;
+}
+
 JobTokens::Held ChildPool::wait_for_token() {
-  if (tokens_ == nullptr) return {};
-  while (!tokens_->try_take()) {
+  JobTokens::Held held;
+  while (!take_token(held)) {
     pollfd fd{tokens_->fd(), POLLIN, 0};
     if (::poll(&fd, 1, -1) < 0 && errno != EINTR)
       throw std::runtime_error(std::string("child processes: poll: ") + std::strerror(errno));
   }
-  return JobTokens::Held(tokens_);
+  return held;
 }
 
 void ChildPool::start_background(const std::function<std::string()>& work) {
@@ -182,7 +189,7 @@ void ChildPool::poll_once(Running& running, const std::function<void(std::size_t
     Started ended = std::move(running[k]);
     running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
     const std::string answer = ended.process.answer();
-    ended.token = {}; // free for the next process before `done` starts more
+    ended.token.reset(); // free for the next process before `done` starts more
     done(ended.id, answer);
   }
 }
@@ -206,12 +213,9 @@ void ChildPool::run_as_ready(const std::function<std::function<std::string()>()>
     bool token_wanted = false;
     while (static_cast<int>(running.size()) + (background_ ? 1 : 0) < workers_) {
       JobTokens::Held token;
-      if (tokens_ != nullptr) {
-        if (!tokens_->try_take()) {
-          token_wanted = true;
-          break;
-        }
-        token = JobTokens::Held(tokens_);
+      if (!take_token(token)) {
+        token_wanted = true;
+        break;
       }
       const std::function<std::string()> work = next();
       if (!work) break; // the token goes back
@@ -233,6 +237,19 @@ std::string ChildPool::finish_background() {
 void run_in_children(std::size_t count, int workers, const std::function<std::string(std::size_t)>& work,
                      const std::function<void(std::size_t, const std::string&)>& done) {
   ChildPool(workers).run(count, work, done);
+}
+
+void run_studies_side_by_side(std::size_t count, int jobs,
+                              const std::function<std::string(std::size_t)>& work,
+                              const std::function<void(std::size_t, const std::string&)>& done) {
+  JobTokens tokens(jobs);
+  run_in_children(
+      count, studies_side_by_side(count, jobs),
+      [&](std::size_t i) {
+        const JobTokens::Share share(tokens);
+        return work(i);
+      },
+      done);
 }
 
 } // namespace hplsim::sim

@@ -59,9 +59,10 @@ int window_workers(int option);
 
 /// Processes forked from this one, at most `workers` at a time, over several
 /// batches; where this process shares worker tokens (JobTokens::shared() when
-/// the pool is made), each process also holds one of them while it runs. One of them may run in the
-/// background across batches: it holds a worker until it ends, the batches run on the others and take its
-/// worker back once it is done (fast mode's final-solve window, docs/fast-mode.md point 10).
+/// the pool is made), each process also holds one of them while it runs. One
+/// of them may run in the background across batches: it holds a worker until
+/// it ends, the batches run on the others and take its worker back once it is
+/// done (fast mode's final-solve window, docs/fast-mode.md point 10).
 class ChildPool {
 public:
   explicit ChildPool(int workers);
@@ -90,8 +91,10 @@ private:
     ChildProcess process;
   };
   using Running = std::vector<Started>;
-  // A token of the shared ones, waiting for one to be free (none shared: an
-  // empty one).
+  // Takes a free token of the shared ones into `held`; false when tokens are
+  // shared and none is free (none shared: true, `held` left empty).
+  bool take_token(JobTokens::Held& held);
+  // take_token, waiting for a token to be free.
   JobTokens::Held wait_for_token();
   // Waits until a process of `running` or the background one has written, or
   // a token is free (`token_wanted`); takes the answers that are complete.
@@ -108,5 +111,13 @@ private:
 /// ChildPool(workers).run(count, work, done).
 void run_in_children(std::size_t count, int workers, const std::function<std::string(std::size_t)>& work,
                      const std::function<void(std::size_t, const std::string&)>& done);
+
+/// run_in_children for studies that fork workers of their own (a strategy's
+/// windows): studies_side_by_side(count, jobs) of them at a time, each sharing
+/// `jobs` worker tokens with the others (JobTokens), so that their workers
+/// together run at most `jobs` at a time.
+void run_studies_side_by_side(std::size_t count, int jobs,
+                              const std::function<std::string(std::size_t)>& work,
+                              const std::function<void(std::size_t, const std::string&)>& done);
 
 } // namespace hplsim::sim

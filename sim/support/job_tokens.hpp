@@ -4,7 +4,8 @@
 // one byte per free token). A study that runs its strategies side by side
 // gives each strategy's process the tokens of the whole study: its windows
 // then fill the cores another strategy leaves idle, never more than the
-// study's `--jobs` at once (docs/faults.md, "Flaps in fast mode").
+// study's `--jobs` at once (docs/studies.md, "Comparing strategies on common
+// random numbers").
 #include <cstddef>
 #include <utility>
 
@@ -49,13 +50,18 @@ public:
     explicit Held(JobTokens* from) : from_(from) {}
     Held(Held&& o) noexcept : from_(std::exchange(o.from_, nullptr)) {}
     Held& operator=(Held&& o) noexcept {
-      std::swap(from_, o.from_);
+      if (this != &o) {
+        reset();
+        from_ = std::exchange(o.from_, nullptr);
+      }
       return *this;
     }
     Held(const Held&) = delete;
     Held& operator=(const Held&) = delete;
-    ~Held() {
-      if (from_ != nullptr) from_->give();
+    ~Held() { reset(); }
+    /// Gives the token back now.
+    void reset() {
+      if (from_ != nullptr) std::exchange(from_, nullptr)->give();
     }
 
   private:
