@@ -6,8 +6,9 @@
 // planning: `hplsim plan`", its first point):
 //   active nodes: the most nodes, from `nodes` down to at most kMaxIdleFraction
 //     of them (at least one node, from 2 nodes up) left idle, whose ranks factor
-//     within a factor kMaxAspect of the scenario's P:Q; none within: the one
-//     closest to it. Real runs leave a few ranks idle for a squarer grid (HPL
+//     within a factor kMaxAspect of the scenario's P:Q, or of the closest a
+//     P' <= Q' grid can come to it (P' = Q' for a scenario with P > Q); none
+//     within: the one closest to it. Real runs leave a few ranks idle for a squarer grid (HPL
 //     runs on P x Q of its processes, the rest idle); the simulator places ranks
 //     node by node, so the ranks left idle here are whole nodes'. A count whose
 //     ranks factor badly (5,884 JUPITER nodes: 23,536 ranks = 16 x 1,471, 1,471

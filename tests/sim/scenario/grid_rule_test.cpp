@@ -3,6 +3,7 @@
 #include "sim/scenario/grid_rule.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include <gtest/gtest.h>
 
@@ -80,6 +81,39 @@ TEST(GridRule, APrimeRankCountIsOneRow) {
   closest_grid(97, 0.5, p, q);
   EXPECT_EQ(p, 1);
   EXPECT_EQ(q, 97);
+}
+
+TEST(GridRule, RankCountsNearIntMaxFactorWithoutOverflow) {
+  // 46,340 x 46,341 = 2,147,441,940 <= INT_MAX: the search passes P = 46,341,
+  // whose square is above INT_MAX. INT_MAX itself is prime (2^31 - 1).
+  int p = 0, q = 0;
+  closest_grid(46340 * 46341, 1.0, p, q);
+  EXPECT_EQ(p, 46340);
+  EXPECT_EQ(q, 46341);
+  closest_grid(std::numeric_limits<int>::max(), 1.0, p, q);
+  EXPECT_EQ(p, 1);
+  EXPECT_EQ(q, std::numeric_limits<int>::max());
+}
+
+TEST(GridRule, AScenarioWithMoreRowsThanColumnsStopsAtTheFirstSquareEnoughCount) {
+  // P > 2Q: no P' <= Q' grid is within 2x of it; the rule takes the most nodes
+  // whose grid is within 2x of square. 1,000 nodes x 1 rank: 25 x 40 (0.625).
+  WorkloadConfig w;
+  w.nodes = 64;
+  w.ranks_per_node = 1;
+  w.p = 32;
+  w.q = 2;
+  w.nb = 256;
+  w.n = 65536;
+  const Rederived r = rederive_for_nodes(w, 1000);
+  EXPECT_EQ(r.active_nodes, 1000);
+  EXPECT_EQ(r.p, 25);
+  EXPECT_EQ(r.q, 40);
+  // A billion nodes: the first count within 2x of square ends the search
+  // (1% of them idle would be ten million factorizations).
+  const Rederived big = rederive_for_nodes(w, 1000000000);
+  EXPECT_GE(big.active_nodes, 1000000000 - 1000) << "stopped near the count asked for";
+  EXPECT_GE(double(big.p) / big.q, 0.5);
 }
 
 } // namespace
