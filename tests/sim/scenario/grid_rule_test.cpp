@@ -3,6 +3,7 @@
 #include "sim/scenario/grid_rule.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include <gtest/gtest.h>
@@ -10,23 +11,31 @@
 namespace hplsim::sim {
 namespace {
 
+WorkloadConfig workload(int nodes, int ranks_per_node, int p, int q, int nb, std::int64_t n) {
+  WorkloadConfig w;
+  w.nodes = nodes;
+  w.ranks_per_node = ranks_per_node;
+  w.p = p;
+  w.q = q;
+  w.nb = nb;
+  w.n = n;
+  return w;
+}
+
 // Aurora's SC24 run (docs/results.md): 9,234 nodes x 6 ranks, 162 x 342, NB 384, N 28,773,888.
 WorkloadConfig aurora() {
-  WorkloadConfig w;
-  w.nodes = 9234;
-  w.ranks_per_node = 6;
-  w.p = 162;
-  w.q = 342;
-  w.nb = 384;
-  w.n = 28773888;
-  return w;
+  return workload(9234, 6, 162, 342, 384, 28773888);
+}
+
+void expect_run(const Rederived& r, int active_nodes, int p, int q) {
+  EXPECT_EQ(r.active_nodes, active_nodes);
+  EXPECT_EQ(r.p, p);
+  EXPECT_EQ(r.q, q);
 }
 
 TEST(GridRule, TheScenariosOwnNodeCountGivesItsOwnRun) {
   const Rederived r = rederive_for_nodes(aurora(), 9234);
-  EXPECT_EQ(r.active_nodes, 9234);
-  EXPECT_EQ(r.p, 162);
-  EXPECT_EQ(r.q, 342);
+  expect_run(r, 9234, 162, 342);
   EXPECT_EQ(r.n, 28773888); // 74,932 blocks of 384: already a multiple of NB
 }
 
@@ -58,17 +67,9 @@ TEST(GridRule, FewerNodesKeepTheRatioAndTheMemoryPerRank) {
 TEST(GridRule, RanksThatFactorBadlyLeaveTheFewestNodesIdle) {
   // JUPITER's shape (4 ranks a node, 150 x 160, NB 1,024): 5,881 nodes (prime):
   // 23,524 = 4 x 5,881, a 4 x 5,881 grid 40x off; 5,880 x 4 = 23,520 = 147 x 160.
-  WorkloadConfig w;
-  w.nodes = 6000;
-  w.ranks_per_node = 4;
-  w.p = 150;
-  w.q = 160;
-  w.nb = 1024;
-  w.n = 15645696;
+  const WorkloadConfig w = workload(6000, 4, 150, 160, 1024, 15645696);
   const Rederived r = rederive_for_nodes(w, 5881);
-  EXPECT_EQ(r.active_nodes, 5880);
-  EXPECT_EQ(r.p, 147);
-  EXPECT_EQ(r.q, 160);
+  expect_run(r, 5880, 147, 160);
   // N: the matrix memory per rank of the 23,520 ranks that run.
   EXPECT_EQ(r.n, same_memory_per_rank_n(w, 147 * 160, 1024));
   // A count within 2x leaves none idle; one node alone has no node to spare.
@@ -98,17 +99,8 @@ TEST(GridRule, RankCountsNearIntMaxFactorWithoutOverflow) {
 TEST(GridRule, AScenarioWithMoreRowsThanColumnsStopsAtTheFirstSquareEnoughCount) {
   // P > 2Q: no P' <= Q' grid is within 2x of it; the rule takes the most nodes
   // whose grid is within 2x of square. 1,000 nodes x 1 rank: 25 x 40 (0.625).
-  WorkloadConfig w;
-  w.nodes = 64;
-  w.ranks_per_node = 1;
-  w.p = 32;
-  w.q = 2;
-  w.nb = 256;
-  w.n = 65536;
-  const Rederived r = rederive_for_nodes(w, 1000);
-  EXPECT_EQ(r.active_nodes, 1000);
-  EXPECT_EQ(r.p, 25);
-  EXPECT_EQ(r.q, 40);
+  const WorkloadConfig w = workload(64, 1, 32, 2, 256, 65536);
+  expect_run(rederive_for_nodes(w, 1000), 1000, 25, 40);
   // A billion nodes: the first count within 2x of square ends the search
   // (1% of them idle would be ten million factorizations).
   const Rederived big = rederive_for_nodes(w, 1000000000);
