@@ -53,9 +53,8 @@ void closest_grid(int ranks, double p_over_q, int& p, int& q);
 /// The rule in one line, for the outputs that apply it.
 inline constexpr const char* kRederiveRule =
     "P x Q: the factorization of the ranks with P <= Q closest (in log) to the scenario's P:Q, on the most "
-    "nodes (at most 1% idle, or one node) whose ranks factor within 2x of it; N: the scenario's matrix "
-    "memory "
-    "per rank (N^2 / ranks), a multiple of NB, lowered where needed to fit the declared memory with the "
-    "panels";
+    "nodes (at most 1% idle, or one node) whose ranks factor within 2x of it (of square, where P > Q); "
+    "N: the scenario's matrix memory per rank (N^2 / ranks), a multiple of NB, lowered where needed to "
+    "fit the declared memory with the panels";
 
 } // namespace hplsim::sim
