@@ -181,8 +181,8 @@ void ChildPool::poll_once(Running& running, const std::function<void(std::size_t
     throw std::runtime_error(std::string("child processes: poll: ") + std::strerror(errno));
   if (background_ && fds[running.size()].revents != 0 && background_->read_some()) {
     std::optional<ChildProcess> ended = std::exchange(background_, std::nullopt);
-    JobTokens::Held token = std::move(background_token_);
     background_answer_ = ended->answer();
+    background_token_.reset(); // its process has ended: free for the next one
   }
   for (std::size_t k = running.size(); k-- > 0;) {
     if (fds[k].revents == 0 || !running[k].process.read_some()) continue;
