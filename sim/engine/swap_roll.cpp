@@ -1,6 +1,7 @@
 #include "sim/engine/swap_roll.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -31,19 +32,48 @@ const SwapRollPricer::DenseRoute& SwapRollPricer::dense(const ExchangeNetwork::R
   d.within_node = r.within_node;
   d.first = static_cast<std::uint32_t>(links_.size());
   if (r.link_id.size() != r.links.size()) throw std::logic_error("swap roll: a route without its link ids");
+  d.node_first = static_cast<std::uint32_t>(node_links_.size());
+  d.min_bandwidth = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < r.links.size(); ++i) {
     const std::uint32_t id = r.link_id[i];
-    if (id >= info_.size()) info_.resize(id + 1);
+    if (id >= info_.size()) {
+      info_.resize(id + 1);
+      load_.resize(id + 1);
+    }
     LinkInfo& info = info_[id];
     if (!info.known) {
       info.known = true;
-      info.bandwidth = r.links[i].second;
+      load_[id].bandwidth = r.links[i].second;
       info.node = i < r.node_link.size() && r.node_link[i] != 0;
     }
+    if (std::find(links_.begin() + d.first, links_.end(), id) != links_.end()) d.repeats_link = true;
     links_.push_back(id);
+    if (info.node) node_links_.push_back(id);
+    d.min_bandwidth = std::min(d.min_bandwidth, load_[id].bandwidth);
   }
   d.count = static_cast<std::uint32_t>(links_.size()) - d.first;
+  d.node_count = static_cast<std::uint32_t>(node_links_.size()) - d.node_first;
   return dense_.emplace(&r, d).first->second;
+}
+
+bool SwapRollPricer::share_a_link(const DenseRoute& a, const DenseRoute& b) const {
+  for (std::uint32_t i = a.first; i < a.first + a.count; ++i)
+    for (std::uint32_t j = b.first; j < b.first + b.count; ++j)
+      if (links_[i] == links_[j]) return true;
+  return false;
+}
+
+double SwapRollPricer::lone_rate(const DenseRoute& d, std::uint64_t self, double start_s) const {
+  // run()'s rule with every round count 1: min over the links of bandwidth /
+  // share, share 1 or, on a held node link, 1 + its other holders (<= bandwidth).
+  double rate = d.min_bandwidth;
+  for (std::uint32_t j = d.node_first; j < d.node_first + d.node_count; ++j) {
+    const LinkLoad& l = load_[node_links_[j]];
+    if (l.held)
+      rate =
+          std::min(rate, l.bandwidth / std::max(1.0, 1.0 + holders_at(info_[node_links_[j]], self, start_s)));
+  }
+  return rate;
 }
 
 void SwapRollPricer::protocol_terms(const DenseRoute& d, std::int64_t bytes, const ExchangeNetwork& network,
@@ -66,11 +96,17 @@ int SwapRollPricer::holders_at(const LinkInfo& l, std::uint64_t self, double t_s
 
 const SwapRollPricer::Template& SwapRollPricer::layout_template(Roll& r) {
   const traces::SwapLayout& l = r.layout;
-  for (const Template& t : templates_)
-    if (t.p == l.p && t.ipmap == l.ipmap && t.segment_begin == l.segment_begin) return t;
-  // A window rolls a few panels at a time (look-ahead): keep the latest.
-  constexpr std::size_t kKept = 4;
-  if (templates_.size() >= kKept) templates_.erase(templates_.begin());
+  for (auto it = templates_.begin(); it != templates_.end(); ++it)
+    if (it->p == l.p && it->ipmap == l.ipmap && it->segment_begin == l.segment_begin) {
+      std::rotate(it, it + 1, templates_.end()); // the most recently used last
+      return templates_.back();
+    }
+  // The layouts in use at once: a few panels (look-ahead) where the owner
+  // columns roll, up to 12 in a fault window, whose whole process row rolls
+  // the panels of several steps in turn (aurora-hpl-sc24-flaps). Keeping 4
+  // matched most of that window's rolls afresh.
+  constexpr std::size_t kKept = 16;
+  if (templates_.size() >= kKept) templates_.erase(templates_.begin()); // the least recently used
   Template& t = templates_.emplace_back();
   t.p = l.p;
   t.ipmap = l.ipmap;
@@ -192,19 +228,52 @@ void SwapRollPricer::match(Roll& r, Template& into) {
   into.wave_begin.push_back(static_cast<std::uint32_t>(found.size()));
 }
 
+void SwapRollPricer::group_by_start() {
+  // The pairs by their start, exactly equal starts together (a hash on the
+  // start's bits; the groups in order of their first pair, the pairs of a
+  // group in wave order).
+  auto& w = wave_;
+  const std::size_t n = w.pairs.size();
+  std::size_t slots = 16;
+  while (slots < 2 * n)
+    slots *= 2;
+  w.slot_group.assign(slots, -1);
+  w.slot_key.resize(slots);
+  w.group_of.resize(n);
+  std::uint32_t groups = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t key = std::bit_cast<std::uint64_t>(w.pairs[i].start_s + 0.0); // -0.0 as 0.0
+    std::size_t h = static_cast<std::size_t>((key * 0x9e3779b97f4a7c15ULL) >> 32) & (slots - 1);
+    while (w.slot_group[h] >= 0 && w.slot_key[h] != key)
+      h = (h + 1) & (slots - 1);
+    if (w.slot_group[h] < 0) {
+      w.slot_group[h] = static_cast<std::int32_t>(groups++);
+      w.slot_key[h] = key;
+    }
+    w.group_of[i] = static_cast<std::uint32_t>(w.slot_group[h]);
+  }
+  w.group_begin.assign(groups + 1, 0);
+  for (std::size_t i = 0; i < n; ++i)
+    ++w.group_begin[w.group_of[i] + 1];
+  for (std::uint32_t g = 0; g < groups; ++g)
+    w.group_begin[g + 1] += w.group_begin[g];
+  w.order.resize(n);
+  auto& next = w.slot_group; // reused: each group's next place
+  next.assign(groups, 0);
+  for (std::uint32_t g = 0; g < groups; ++g)
+    next[g] = static_cast<std::int32_t>(w.group_begin[g]);
+  for (std::size_t i = 0; i < n; ++i)
+    w.order[static_cast<std::size_t>(next[w.group_of[i]]++)] = static_cast<std::uint32_t>(i);
+}
+
 void SwapRollPricer::run(std::uint64_t id, Roll& r, const ExchangeNetwork& network, double freeze_before_s) {
   const int p = r.layout.p;
   const bool noisy = network.noisy();
   std::vector<double> t = r.arrival_s;
-  struct Pair {
-    double start_s;
-    std::uint32_t e;
-  };
-  std::vector<Pair> pairs;
-  pairs.reserve(static_cast<std::size_t>(p) / 2 + 1);
-  for (std::size_t w = 0; w + 1 < r.wave_begin.size(); ++w) {
-    pairs.clear();
-    for (std::uint32_t e = r.wave_begin[w]; e < r.wave_begin[w + 1]; ++e) {
+  auto& w = wave_;
+  for (std::size_t wave = 0; wave + 1 < r.wave_begin.size(); ++wave) {
+    w.pairs.clear();
+    for (std::uint32_t e = r.wave_begin[wave]; e < r.wave_begin[wave + 1]; ++e) {
       const Exchange& x = r.exchanges[e];
       if (x.a_to_b_bytes <= 0 && x.b_to_a_bytes <= 0) continue; // sends nothing, waits for nobody
       const auto au = static_cast<std::size_t>(x.a), bu = static_cast<std::size_t>(x.b);
@@ -219,27 +288,58 @@ void SwapRollPricer::run(std::uint64_t id, Roll& r, const ExchangeNetwork& netwo
         tb += network.rank_noise_delay_s(r.rank_of[bu], 1, tb,
                                          network.message_cpu_s(x.b_to_a_bytes, x.a_to_b_bytes));
       }
-      pairs.push_back({std::max(ta, tb), e});
+      w.pairs.push_back({std::max(ta, tb), e});
     }
-    // Exchanges are in member order within a wave: ties go to the lower member.
-    std::sort(pairs.begin(), pairs.end(), [](const Pair& x, const Pair& y) {
-      return std::tie(x.start_s, x.e) < std::tie(y.start_s, y.e);
-    });
+    if (w.pairs.empty()) continue;
+    group_by_start();
     const auto each_message = [&](const Pair& x, const auto& visit) {
       const Exchange& e = r.exchanges[x.e];
       if (e.a_to_b_bytes > 0) visit(*e.a_to_b, e.a_to_b_bytes, e.a_to_b_latency_s, e.a_to_b_factor);
       if (e.b_to_a_bytes > 0) visit(*e.b_to_a, e.b_to_a_bytes, e.b_to_a_latency_s, e.b_to_a_factor);
     };
-    for (std::size_t g0 = 0; g0 < pairs.size();) {
-      std::size_t g1 = g0 + 1;
-      while (g1 < pairs.size() && pairs[g1].start_s <= pairs[g0].start_s)
-        ++g1;
-      // The round: the messages of the pairs that start together.
+    const auto message_s = [&](double rate, std::int64_t bytes, double latency_s, double factor) {
+      rate *= factor;
+      if (r.rate_cap_bytes_per_s > 0.0) rate = std::min(rate, r.rate_cap_bytes_per_s);
+      const double transfer_s = std::isfinite(rate) && rate > 0.0 ? static_cast<double>(bytes) / rate : 0.0;
+      return latency_s + transfer_s;
+    };
+    const auto finish = [&](const Pair& x, double seconds) {
+      const Exchange& e = r.exchanges[x.e];
+      r.pair_start_s[x.e] = x.start_s;
+      r.pair_end_s[x.e] = x.start_s + seconds;
+      t[static_cast<std::size_t>(e.a)] = t[static_cast<std::size_t>(e.b)] = x.start_s + seconds;
+    };
+    // The rounds: the messages of the pairs that start together share the
+    // links they have in common (the rounds are independent of each other).
+    for (std::size_t g = 0; g + 1 < w.group_begin.size(); ++g) {
+      const std::uint32_t g0 = w.group_begin[g], g1 = w.group_begin[g + 1];
+      if (g1 == g0 + 1) { // a pair alone: a link's count is 1 unless both directions cross it
+        const Pair& x = w.pairs[w.order[g0]];
+        const Exchange& e = r.exchanges[x.e];
+        const bool both = e.a_to_b_bytes > 0 && e.b_to_a_bytes > 0;
+        bool lone = !(e.a_to_b_bytes > 0 && e.a_to_b->repeats_link) &&
+                    !(e.b_to_a_bytes > 0 && e.b_to_a->repeats_link);
+        if (lone && both) {
+          if (e.a_to_b->reverse != e.b_to_a) {
+            e.a_to_b->reverse = e.b_to_a;
+            e.a_to_b->shares_with_reverse = share_a_link(*e.a_to_b, *e.b_to_a);
+          }
+          lone = !e.a_to_b->shares_with_reverse;
+        }
+        if (lone) {
+          double seconds = 0.0;
+          each_message(x, [&](const DenseRoute& d, std::int64_t bytes, double latency_s, double factor) {
+            seconds = std::max(seconds, message_s(lone_rate(d, id, x.start_s), bytes, latency_s, factor));
+          });
+          finish(x, seconds);
+          continue;
+        }
+      }
       ++stamp_;
-      for (std::size_t i = g0; i < g1; ++i)
-        each_message(pairs[i], [&](const DenseRoute& d, std::int64_t, double, double) {
+      for (std::uint32_t i = g0; i < g1; ++i)
+        each_message(w.pairs[w.order[i]], [&](const DenseRoute& d, std::int64_t, double, double) {
           for (std::uint32_t j = d.first; j < d.first + d.count; ++j) {
-            LinkInfo& l = info_[links_[j]];
+            LinkLoad& l = load_[links_[j]];
             if (l.round_stamp != stamp_) {
               l.round_stamp = stamp_;
               l.round = 0;
@@ -247,29 +347,21 @@ void SwapRollPricer::run(std::uint64_t id, Roll& r, const ExchangeNetwork& netwo
             ++l.round;
           }
         });
-      for (std::size_t i = g0; i < g1; ++i) {
-        const double start_s = pairs[i].start_s;
+      for (std::uint32_t i = g0; i < g1; ++i) {
+        const Pair& x = w.pairs[w.order[i]];
         double seconds = 0.0;
-        each_message(pairs[i], [&](const DenseRoute& d, std::int64_t bytes, double latency_s, double factor) {
+        each_message(x, [&](const DenseRoute& d, std::int64_t bytes, double latency_s, double factor) {
           double rate = std::numeric_limits<double>::infinity();
           for (std::uint32_t j = d.first; j < d.first + d.count; ++j) {
-            const LinkInfo& l = info_[links_[j]];
+            const LinkLoad& l = load_[links_[j]];
             double share = l.round;
-            if (l.node && !l.holds.empty()) share = std::max(share, 1.0 + holders_at(l, id, start_s));
+            if (l.held) share = std::max(share, 1.0 + holders_at(info_[links_[j]], id, x.start_s));
             rate = std::min(rate, l.bandwidth / share);
           }
-          rate *= factor;
-          if (r.rate_cap_bytes_per_s > 0.0) rate = std::min(rate, r.rate_cap_bytes_per_s);
-          const double transfer_s =
-              std::isfinite(rate) && rate > 0.0 ? static_cast<double>(bytes) / rate : 0.0;
-          seconds = std::max(seconds, latency_s + transfer_s);
+          seconds = std::max(seconds, message_s(rate, bytes, latency_s, factor));
         });
-        const Exchange& e = r.exchanges[pairs[i].e];
-        r.pair_start_s[pairs[i].e] = start_s;
-        r.pair_end_s[pairs[i].e] = start_s + seconds;
-        t[static_cast<std::size_t>(e.a)] = t[static_cast<std::size_t>(e.b)] = start_s + seconds;
+        finish(x, seconds);
       }
-      g0 = g1;
     }
   }
   *r.done_s = t;
@@ -295,9 +387,10 @@ void SwapRollPricer::run(std::uint64_t id, Roll& r, const ExchangeNetwork& netwo
   for (const std::uint32_t i : r.node_links) {
     LinkInfo& l = info_[i];
     auto h = std::find_if(l.holds.begin(), l.holds.end(), [id](const Hold& x) { return x.roll == id; });
-    if (h == l.holds.end())
+    if (h == l.holds.end()) {
       l.holds.push_back({id, r.first_s, l.hold_until_s});
-    else
+      load_[i].held = true;
+    } else
       h->end_s = l.hold_until_s;
   }
 }
@@ -312,7 +405,8 @@ SwapRollPricer::Live SwapRollPricer::price(const traces::SwapLayout& layout, std
       continue;
     }
     for (const std::uint32_t i : it->second.node_links)
-      std::erase_if(info_[i].holds, [id = it->first](const Hold& h) { return h.roll == id; });
+      if (std::erase_if(info_[i].holds, [id = it->first](const Hold& h) { return h.roll == id; }) > 0)
+        load_[i].held = !info_[i].holds.empty();
     const auto ended = it++;
     spare_.push_back(rolls_.extract(ended));
   }

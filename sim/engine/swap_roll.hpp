@@ -65,7 +65,13 @@ private:
   struct DenseRoute {
     double path_s = 0.0;
     bool within_node = false;
-    std::uint32_t first = 0, count = 0; // into links_
+    bool repeats_link = false;                    // a link appears twice on it
+    std::uint32_t first = 0, count = 0;           // into links_
+    std::uint32_t node_first = 0, node_count = 0; // its node links, into node_links_
+    double min_bandwidth = 0.0;                   // its slowest link's bandwidth
+    // Whether it shares a link with `reverse`, the route back (cached for the last one asked).
+    mutable const DenseRoute* reverse = nullptr;
+    mutable bool shares_with_reverse = false;
     // A cache of the protocol terms of the last message size priced on it: a
     // member's steps toward one neighbour mostly carry equal row counts.
     mutable std::int64_t terms_bytes = -1;
@@ -78,12 +84,18 @@ private:
     std::uint64_t roll;
     double start_s, end_s;
   };
+  /// What pricing a message reads of a link, apart from LinkInfo: a link is
+  /// visited for every message that crosses it.
+  struct LinkLoad {
+    double bandwidth = 0.0;
+    std::uint32_t round_stamp = 0;
+    int round = 0;
+    bool held = false; // a node link some roll holds (LinkInfo::holds not empty)
+  };
   struct LinkInfo {
     bool known = false; // filled from the first route that crosses it
-    double bandwidth = 0.0;
     bool node = false;
-    std::uint32_t round_stamp = 0, hold_stamp = 0;
-    int round = 0;
+    std::uint32_t hold_stamp = 0;
     double hold_until_s = 0.0;
     std::vector<Hold> holds; // node links: the rolls that hold it
   };
@@ -134,10 +146,21 @@ private:
   /// Matches the members' steps into exchanges and orders them in waves.
   void match(Roll& roll, Template& into);
   void run(std::uint64_t id, Roll& roll, const ExchangeNetwork& network, double freeze_before_s);
+  /// Groups wave_.pairs by start (wave_.order, wave_.group_begin).
+  void group_by_start();
   int holders_at(const LinkInfo& l, std::uint64_t self, double t_s) const;
 
-  std::vector<LinkInfo> info_;       // by Route::link_id
-  std::vector<std::uint32_t> links_; // dense routes' link indices, concatenated
+  /// The bandwidth a message gets on a route whose links no other message of
+  /// its round crosses: its slowest link's, or less on a node link other
+  /// rolls hold at `start_s` (the rate run() finds with every round count 1).
+  double lone_rate(const DenseRoute& d, std::uint64_t self, double start_s) const;
+  /// Whether two routes have a link in common.
+  bool share_a_link(const DenseRoute& a, const DenseRoute& b) const;
+
+  std::vector<LinkInfo> info_;            // by Route::link_id
+  std::vector<LinkLoad> load_;            // by Route::link_id
+  std::vector<std::uint32_t> links_;      // dense routes' link indices, concatenated
+  std::vector<std::uint32_t> node_links_; // dense routes' node link indices, concatenated
   std::unordered_map<const ExchangeNetwork::Route*, DenseRoute> dense_;
   std::map<std::uint64_t, Roll> rolls_; // by pricing order
   // Rolls that ended, kept with their vectors' storage for the next ones (a
@@ -147,12 +170,24 @@ private:
   std::uint64_t next_id_ = 0;
   std::uint32_t stamp_ = 0;
   traces::Pattern spread_, roll_;
-  std::vector<Template> templates_;    // the latest layouts', newest last
+  std::vector<Template> templates_;    // the latest layouts', the most recently used last
   std::vector<traces::PeerMsg> steps_; // scratch: member-major, P - 1 steps each
   struct Matched {                     // match()'s exchange with its two steps and wave
     Template::Step x;
     std::uint32_t ka = 0, kb = 0, wave = 0;
   };
+  struct Pair { // run()'s exchange of the wave in progress, with its start
+    double start_s;
+    std::uint32_t e;
+  };
+  struct {
+    std::vector<Pair> pairs;
+    std::vector<std::uint64_t> slot_key;    // open addressing: a start's bits
+    std::vector<std::int32_t> slot_group;   // its group, -1: empty
+    std::vector<std::uint32_t> group_of;    // per pair
+    std::vector<std::uint32_t> group_begin; // into order
+    std::vector<std::uint32_t> order;       // pairs grouped
+  } wave_;
   struct {
     std::vector<std::vector<std::uint32_t>> toward; // per (member, side): its steps
     std::vector<Matched> found;

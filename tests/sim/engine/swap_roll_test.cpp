@@ -294,5 +294,32 @@ TEST(SwapRoll, APricerReusesALayoutsMatchingForOtherWidthsAndLayouts) {
   }
 }
 
+TEST(SwapRoll, APricerCyclingThroughMoreLayoutsThanItKeepsPricesEachAsAFreshOne) {
+  // A fault window's process row rolls the panels of several steps in turn.
+  // 20 layouts (more than the pricer keeps matched), in order, again, then
+  // backwards: each roll must come out as a fresh pricer prices it alone, to
+  // the bit, whichever matchings the pricer kept or dropped.
+  std::vector<traces::SwapLayout> layouts;
+  for (int k = 0; k < 20; ++k)
+    layouts.push_back(traces::make_swap_layout(kRowBegin + k * kNb, kN, kNb, kNb, 6 + k % 3, k % 5));
+  std::vector<int> order;
+  for (int pass = 0; pass < 2; ++pass)
+    for (int k = 0; k < 20; ++k)
+      order.push_back(k);
+  for (int k = 19; k >= 0; --k)
+    order.push_back(k);
+  OneFabricLink net;
+  SwapRollPricer shared;
+  double now_s = 0.0;
+  for (const int k : order) {
+    const traces::SwapLayout& layout = layouts[static_cast<std::size_t>(k)];
+    const std::vector<double> arrival(static_cast<std::size_t>(layout.p), now_s);
+    const std::vector<double> reused = *shared.price(layout, 512, arrival, net, now_s);
+    SwapRollPricer fresh;
+    EXPECT_EQ(reused, *fresh.price(layout, 512, arrival, net, now_s)) << "layout " << k;
+    now_s = latest(reused) + 1.0;
+  }
+}
+
 } // namespace
 } // namespace hplsim::sim
