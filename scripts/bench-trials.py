@@ -65,8 +65,9 @@ def run_one(binary, src, args, out):
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     stop.set()
     watcher.join()
-    if rc != 0:
-        sys.exit(f"bench-trials: {binary} exited with {rc}: see {out}.log")
+    if rc != 0:  # the log goes with the temporary directory: show its end
+        tail = open(out + ".log").read().splitlines()[-20:]
+        sys.exit(f"bench-trials: {binary} exited with {rc}; the end of its output:\n" + "\n".join(tail))
     cpu_s = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall_s, cpu_s, peak[0] / 1024
 
@@ -78,10 +79,14 @@ def main():
     p.add_argument("new")
     p.add_argument("new_src")
     p.add_argument("--repeats", type=int, default=1)
-    p.add_argument("args", nargs=argparse.REMAINDER, help="-- then the run's arguments, the scenario first")
-    a = p.parse_args()
-    args = a.args[1:] if a.args[:1] == ["--"] else a.args
-    if not args:
+    p.add_argument("args", nargs="*", help="-- then the run's arguments, the scenario first")
+    # Everything after the first -- is the run's (argparse's REMAINDER would
+    # also take a --repeats given after the binaries).
+    argv = sys.argv[1:]
+    cut = argv.index("--") if "--" in argv else len(argv)
+    a = p.parse_args(argv[:cut])
+    args = argv[cut + 1:]
+    if a.args or not args:
         p.error("give the run's arguments after --")
     os.makedirs(os.path.join(ROOT, "bench-results"), exist_ok=True)
     csv = os.path.join(ROOT, "bench-results", "trials.csv")
