@@ -294,9 +294,8 @@ std::vector<double> PivotExchanges::replay_roll(const traces::Exchange& x, std::
   const auto key = std::make_tuple(s.row_begin(), x.jb(), x.root_member());
   auto it = roll_layouts_.find(key);
   if (it == roll_layouts_.end()) {
-    // A window rolls a few panels at a time (look-ahead), a fault window's
-    // process row up to 12 (SwapRollPricer keeps as many): keep the latest.
-    if (roll_layouts_.size() >= 16) roll_layouts_.erase(roll_layouts_.begin());
+    // As many of the latest as the pricer keeps matched.
+    if (roll_layouts_.size() >= SwapRollPricer::kLayoutsKept) roll_layouts_.erase(roll_layouts_.begin());
     it = roll_layouts_
              .emplace(key, traces::make_swap_layout(s.row_begin(), s.n(), s.nb(), x.jb(), x.size(),
                                                     x.root_member()))

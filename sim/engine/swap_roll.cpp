@@ -101,12 +101,7 @@ const SwapRollPricer::Template& SwapRollPricer::layout_template(Roll& r) {
       std::rotate(it, it + 1, templates_.end()); // the most recently used last
       return templates_.back();
     }
-  // The layouts in use at once: a few panels (look-ahead) where the owner
-  // columns roll, up to 12 in a fault window, whose whole process row rolls
-  // the panels of several steps in turn (aurora-hpl-sc24-flaps). Keeping 4
-  // matched most of that window's rolls afresh.
-  constexpr std::size_t kKept = 16;
-  if (templates_.size() >= kKept) templates_.erase(templates_.begin()); // the least recently used
+  if (templates_.size() >= kLayoutsKept) templates_.erase(templates_.begin()); // the least recently used
   Template& t = templates_.emplace_back();
   t.p = l.p;
   t.ipmap = l.ipmap;
@@ -258,12 +253,9 @@ void SwapRollPricer::group_by_start() {
   for (std::uint32_t g = 0; g < groups; ++g)
     w.group_begin[g + 1] += w.group_begin[g];
   w.order.resize(n);
-  auto& next = w.slot_group; // reused: each group's next place
-  next.assign(groups, 0);
-  for (std::uint32_t g = 0; g < groups; ++g)
-    next[g] = static_cast<std::int32_t>(w.group_begin[g]);
+  w.next.assign(w.group_begin.begin(), w.group_begin.end() - 1); // each group's next place
   for (std::size_t i = 0; i < n; ++i)
-    w.order[static_cast<std::size_t>(next[w.group_of[i]]++)] = static_cast<std::uint32_t>(i);
+    w.order[w.next[w.group_of[i]]++] = static_cast<std::uint32_t>(i);
 }
 
 void SwapRollPricer::run(std::uint64_t id, Roll& r, const ExchangeNetwork& network, double freeze_before_s) {

@@ -2,6 +2,7 @@
 // Fast mode's collective swap roll (traces::Exchange with a SwapRoll; docs/fast-mode.md, "12. Collective
 // swap roll"): what the replay needs to price HPL_rollT's P - 1 ring steps of one row swap without sending
 // them: every member's roll pattern, and how many rolls share each of the nodes' links.
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -49,6 +50,13 @@ struct DeviceBuffers {
 /// route query returns (docs/fast-mode.md, "12. Collective swap roll", measures both choices).
 class SwapRollPricer {
 public:
+  /// How many layouts' matchings a pricer keeps, the least recently used
+  /// dropped: a few panels (look-ahead) where the owner columns roll, up to
+  /// 12 in a fault window, whose whole process row rolls the panels of
+  /// several steps in turn (aurora-hpl-sc24-flaps; keeping 4 matched most of
+  /// that window's rolls afresh, docs/benchmarks.md).
+  static constexpr std::size_t kLayoutsKept = 16;
+
   /// Times are shared with the members, who may read them again after
   /// sleeping until them (a later roll can move them on).
   using Live = std::shared_ptr<const std::vector<double>>;
@@ -187,6 +195,7 @@ private:
     std::vector<std::uint32_t> group_of;    // per pair
     std::vector<std::uint32_t> group_begin; // into order
     std::vector<std::uint32_t> order;       // pairs grouped
+    std::vector<std::uint32_t> next;        // scratch: each group's next place in order
   } wave_;
   struct {
     std::vector<std::vector<std::uint32_t>> toward; // per (member, side): its steps
