@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <mutex>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 
 #include <simgrid/Exception.hpp>
 #include <simgrid/kernel/resource/Action.hpp>
@@ -55,11 +57,27 @@ FaultsRuntime::FaultsRuntime(const Platform& platform, const FaultTimeline& time
   failures_.assign(static_cast<std::size_t>(platform.ranks()), 0);
   for (int r = 0; r < platform.ranks(); ++r)
     rank_of_host_.emplace(platform.cpu(r), r);
+  for (const FlapEvent& f : timeline_.flaps)
+    for (const int rank : f.after_ranks) {
+      if (rank < 0 || rank >= platform.ranks())
+        throw std::logic_error("faults: a flap timed from the step of rank " + std::to_string(rank) +
+                               ", which the run does not have");
+      watched_.resize(static_cast<std::size_t>(platform.ranks()), 0);
+      watched_[static_cast<std::size_t>(rank)] = 1;
+    }
 }
 
 void FaultsRuntime::step_done(std::int64_t step) {
   const std::unique_lock<sg4::Mutex> lock(*mutex_);
   step_done_s_.emplace(step, sg4::Engine::get_clock());
+  step_cv_->notify_all();
+}
+
+void FaultsRuntime::rank_step_done(int rank, std::int64_t step) {
+  if (rank < 0 || static_cast<std::size_t>(rank) >= watched_.size() || !watched_[static_cast<std::size_t>(rank)])
+    return;
+  const std::unique_lock<sg4::Mutex> lock(*mutex_);
+  rank_step_done_s_.emplace(std::make_pair(rank, step), sg4::Engine::get_clock());
   step_cv_->notify_all();
 }
 
@@ -147,7 +165,15 @@ void FaultsRuntime::start() {
   for (const FlapEvent& flap : timeline_.flaps) {
     sg4::ActorPtr a = sg4::Actor::create("flap" + std::to_string(flap.id), platform_.cpu(0), [this, flap]() {
       double origin_s = 0.0;
-      if (flap.after_step >= 0) {
+      if (flap.after_step >= 0 && !flap.after_ranks.empty()) {
+        std::unique_lock<sg4::Mutex> lock(*mutex_);
+        for (const int rank : flap.after_ranks) {
+          const auto key = std::make_pair(rank, flap.after_step);
+          while (rank_step_done_s_.count(key) == 0)
+            wait_or_die(*step_cv_, lock);
+          origin_s = std::max(origin_s, rank_step_done_s_.at(key));
+        }
+      } else if (flap.after_step >= 0) {
         std::unique_lock<sg4::Mutex> lock(*mutex_);
         while (step_done_s_.count(flap.after_step) == 0)
           wait_or_die(*step_cv_, lock);

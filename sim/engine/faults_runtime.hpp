@@ -120,6 +120,9 @@ public:
   /// The replay's last active rank is done with `step`: a flap timed from its
   /// end (FlapEvent::after_step) starts counting.
   void step_done(std::int64_t step);
+  /// `rank` is done with `step`: a flap timed from the end of `step` on its
+  /// ranks (FlapEvent::after_ranks) starts counting once all of them are.
+  void rank_step_done(int rank, std::int64_t step);
 
   /// Throws RunAborted when the run has aborted (checked between ops).
   void check_aborted() const {
@@ -168,6 +171,8 @@ private:
   const LinkDown* last_down(double t_s) const;
   std::vector<simgrid::s4u::ActorPtr> victims_; // empty: an abort kills every actor
   std::map<std::int64_t, double> step_done_s_;  // steps done, when
+  std::vector<char> watched_;                   // by rank: in some flap's after_ranks
+  std::map<std::pair<int, std::int64_t>, double> rank_step_done_s_; // (watched rank, step) done, when
   simgrid::s4u::ConditionVariablePtr step_cv_;
   simgrid::s4u::MutexPtr mutex_;
   simgrid::s4u::ConditionVariablePtr landed_cv_;

@@ -39,8 +39,10 @@ void RankRunner::operator()() {
     const double t1 = now();
     rec.end_s = std::max(rec.end_s, t1);
     st_.window->done(pos);
-    if (st_.options.faults != nullptr && ++st_.ranks_done[pos] == st_.active)
-      st_.options.faults->step_done(rec.step);
+    if (st_.options.faults != nullptr) {
+      st_.options.faults->rank_step_done(rank_, rec.step);
+      if (++st_.ranks_done[pos] == st_.active) st_.options.faults->step_done(rec.step);
+    }
     close_steps(pos);
     if (rank_ == first_active_rank() && st_.options.progress) st_.options.progress(double(pos + 1) / total);
   }

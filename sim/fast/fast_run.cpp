@@ -179,7 +179,8 @@ private:
     FaultTimeline timeline;
     std::unique_ptr<FaultsRuntime> faults;
     if (job.message_pivots) {
-      timeline = window_timeline(job, *timelines_.at(static_cast<std::size_t>(job.timeline)));
+      timeline = window_timeline(job, *timelines_.at(static_cast<std::size_t>(job.timeline)),
+                                 sc_.workload.ranks_per_node);
       faults = std::make_unique<FaultsRuntime>(*machine_.platform, timeline);
       ro.faults = faults.get();
     }

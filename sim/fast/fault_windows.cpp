@@ -81,7 +81,7 @@ void add_step_deltas(std::vector<StepRecord>& records, const std::vector<StepDel
   }
 }
 
-FaultTimeline window_timeline(const WindowJob& job, const FaultTimeline& run) {
+FaultTimeline window_timeline(const WindowJob& job, const FaultTimeline& run, int ranks_per_node) {
   FaultTimeline t;
   t.retry_waits_s = run.retry_waits_s;
   t.retry_timeout_s = run.retry_timeout_s;
@@ -93,6 +93,11 @@ FaultTimeline window_timeline(const WindowJob& job, const FaultTimeline& run) {
   FlapEvent f = *it;
   f.start_s = job.flap_offset_s;
   f.after_step = job.flap_step > job.first ? job.flap_step - 1 : -1;
+  f.after_ranks.clear();
+  if (f.after_step >= 0)
+    for (const int node : job.fault_nodes)
+      for (int l = 0; l < ranks_per_node; ++l)
+        f.after_ranks.push_back(node * ranks_per_node + l);
   t.flaps.push_back(f);
   return t;
 }

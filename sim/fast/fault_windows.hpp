@@ -45,7 +45,11 @@ void add_step_deltas(std::vector<StepRecord>& records, const std::vector<StepDel
 /// The timeline of a fault window (`job.flap` >= 0: that flap of `run`'s
 /// timeline, started `job.flap_offset_s` after the end of the step before
 /// `job.flap_step`) or of its baseline (no flap), with `run`'s retry handler.
-FaultTimeline window_timeline(const WindowJob& job, const FaultTimeline& run);
+/// A flap of a node's NIC cable (`job.fault_nodes`) counts from when that
+/// node's ranks (`ranks_per_node` each) are done with the step, a fabric flap
+/// from when the window's last active rank is (docs/faults.md, "Flaps in fast
+/// mode").
+FaultTimeline window_timeline(const WindowJob& job, const FaultTimeline& run, int ranks_per_node);
 /// What a window's faults did (its one flap), times relative to `origin_s`.
 WindowFaults window_faults(const FaultLog& log, int flap, double origin_s);
 

@@ -22,9 +22,12 @@ struct FlapEvent {
   double start_s = 0.0, duration_s = 0.0;
   std::string source; // "listed" or "process"
   /// Fast mode's fault windows (sim/fast/fault_windows.hpp): start_s counts
-  /// from the end of this step (its last active rank done) instead of time 0;
-  /// -1: from time 0.
+  /// from the end of this step instead of time 0; -1: from time 0. The step
+  /// ends when every rank of `after_ranks` is done with it (a NIC cable's
+  /// node: the flap lands in that node's step, wherever the other ranks
+  /// are), or, with `after_ranks` empty, its last active rank.
   std::int64_t after_step = -1;
+  std::vector<int> after_ranks;
 };
 
 struct NodeFailureEvent {

@@ -184,7 +184,8 @@ TEST(Flap, TheFoldedWindowCostsWhatTheUnfoldedOneDoes) {
 // 2T + 4, 3T + 12 and 4T + 24 s after the loss and the last is cancelled T
 // later, so the run aborts 5T + 24 = 29.37 s after the failure of the message
 // whose retries ran out, which met the flap at its start (0.05 s) or started
-// into it within a few ms; fast mode aborts where reference mode does.
+// into it within a few ms; fast mode aborts where reference mode does, to
+// within the lag below.
 TEST(Flap, AFlapOutlastingTheRetriesAbortsTheRunInFastModeToo) {
   TempDir dir;
   std::string text = scenario_text("scenarios/faults/small-dragonfly-flap.textproto");
@@ -204,7 +205,11 @@ TEST(Flap, AFlapOutlastingTheRetriesAbortsTheRunInFastModeToo) {
     EXPECT_LT(ends_s.back(), 0.05 + 5 * kT + 24.0 + 0.01) << mode;
     EXPECT_EQ(j["faults"]["ended_by"].get<int>(), 0) << mode;
   }
-  EXPECT_NEAR(ends_s[1], ends_s[0], 1e-6);
+  // Fast mode times the flap from the end of the step before it on the
+  // flapped node's own ranks, reference mode at its clock time: the two
+  // differ by how far the node's ranks finished that step before the last
+  // rank did (measured: 0.30 ms), which moves the loss and so the abort.
+  EXPECT_NEAR(ends_s[1], ends_s[0], 1e-3);
 }
 
 // A degradation that starts during the run is simulated in reference mode

@@ -151,6 +151,41 @@ Outcome replay_under_faults(FaultTimeline timeline, topo::Routing routing, bool 
   return {v.at(0), v.at(1), static_cast<int>(v.at(2))};
 }
 
+// Replays two steps (`step0`, then `step1`) on the two nodes under
+// `timeline`'s faults, minimal routing.
+double two_steps_under_faults(const FaultTimeline& timeline, const std::vector<std::vector<traces::Op>>& step0,
+                              const std::vector<std::vector<traces::Op>>& step1) {
+  return run_isolated([&]() {
+    auto engine = create_engine();
+    const topo::FatTreeTopology tree(two_spines());
+    PlatformSpec spec = one_rank_per_node(tree, topo::Routing::Minimal);
+    spec.gpus_per_rank = 1;
+    spec.pcie_bandwidth_bytes_per_s = 50e9;
+    const Platform platform(spec);
+    const models::KernelModels kernels(gpu_kernels());
+    FaultsRuntime faults(platform, timeline);
+    ReplayOptions ro = one_step_options();
+    ro.steps = 2;
+    ro.step_list = {0, 1};
+    ro.faults = &faults;
+    const StepSource source = [&](std::int64_t k, traces::StepSchedule& out) {
+      out.set_step(k);
+      const auto& programs = k == 0 ? step0 : step1;
+      for (std::size_t r = 0; r < programs.size(); ++r) {
+        auto* p = out.add_ranks();
+        p->set_rank(static_cast<int>(r));
+        for (const auto& op : programs[r])
+          *p->add_ops() = op;
+      }
+    };
+    Replay replay(platform, kernels, nullptr, source, ro);
+    replay.start();
+    faults.start();
+    engine->run();
+    return std::vector<double>{replay.makespan_s()};
+  }).at(0);
+}
+
 // Rank 0 sends kBytes to rank 1 at t = 0 under `timeline`'s faults.
 Outcome send_under_faults(FaultTimeline timeline, topo::Routing routing, bool flap_on_path = false) {
   return replay_under_faults(std::move(timeline), routing, flap_on_path,
@@ -169,6 +204,32 @@ FaultTimeline nic_flap(double duration_s) {
   t.retry_waits_s = kCassiniRetryWaits_s;
   t.retry_timeout_s = kT;
   return t;
+}
+
+// A flap timed from the end of step 0 (a fast-mode fault window's) counts
+// from when the ranks it names are done with it. Step 0: rank 0 sends kBytes
+// to rank 1, which then runs a 2 s GEMM (2 x 10^12 flops at 10^12 flop/s), so
+// rank 0 is done with step 0 at kTransfer_s and rank 1 at kTransfer_s + 2.
+// Step 1: the same message, which starts when rank 1 posts its receive, at
+// kTransfer_s + 2. A 1 s flap of node 0's NIC 0.05 s after rank 0's end of
+// step 0 is over by then and costs nothing; the same flap timed from the last
+// rank's end of step 0 catches the message at its start and costs the packet
+// timeout T.
+TEST(FaultsRuntime, AFlapTimedFromTheStepOfSomeRanksStartsWhenTheyAreDoneWithIt) {
+  const std::vector<std::vector<traces::Op>> step0 = {{message_op(true, 1, kBytes)},
+                                                      {message_op(false, 0, kBytes), gpu_gemm(10000)}};
+  const std::vector<std::vector<traces::Op>> step1 = {{message_op(true, 1, kBytes)},
+                                                      {message_op(false, 0, kBytes)}};
+  FaultTimeline t = nic_flap(1.0);
+  t.flaps[0].after_step = 0;
+  const double gemm_s = 2.0;
+  EXPECT_NEAR(two_steps_under_faults(t, step0, step1), kTransfer_s + gemm_s + kFlapStart_s + kT + kTransfer_s,
+              1e-6);
+  t.flaps[0].after_ranks = {0};
+  EXPECT_NEAR(two_steps_under_faults(t, step0, step1), kTransfer_s + gemm_s + kTransfer_s, 1e-6);
+  t.flaps[0].after_ranks = {0, 1}; // the later of the two: as the last rank
+  EXPECT_NEAR(two_steps_under_faults(t, step0, step1), kTransfer_s + gemm_s + kFlapStart_s + kT + kTransfer_s,
+              1e-6);
 }
 
 TEST(FaultsRuntime, WithoutAFlapTheMessageTakesItsIdleTime) {
