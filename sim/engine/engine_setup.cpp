@@ -15,6 +15,8 @@
 #include <vector>
 #include <xbt/log.h>
 
+#include <simgrid/Exception.hpp>
+
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
 
 namespace hplsim::sim {
@@ -35,6 +37,15 @@ void allow_flow_rate_caps(double device_message_rate_bytes_per_s) {
 namespace {
 void reset_aggregate_flows();
 } // namespace
+
+bool run_unless_killed(const std::function<void()>& work) {
+  try {
+    work();
+    return true;
+  } catch (const simgrid::ForcefulKillException&) {
+    return false;
+  }
+}
 
 std::unique_ptr<sg4::Engine> create_engine() {
   xbt_log_control_set("root.thresh:critical");

@@ -2,6 +2,7 @@
 // The SimGrid engine as hplsim configures it: one per process (SimGrid allows
 // no second), created before the platform is built.
 #include <cstddef>
+#include <functional>
 #include <memory>
 
 #include <simgrid/s4u.hpp>
@@ -16,6 +17,12 @@ class Platform;
 /// model, cross-traffic, TCP window, actor stacks; each setting's reason is at
 /// its line).
 std::unique_ptr<simgrid::s4u::Engine> create_engine();
+
+/// Runs `work` on the calling actor. Returns false when SimGrid killed the
+/// actor (at a deadlock it kills every actor) instead of letting the kill
+/// unwind further: only for a process that ends without resuming the engine,
+/// as a fast-mode window's own process does.
+bool run_unless_killed(const std::function<void()>& work);
 
 /// Lets per-flow rate caps (GPU-aware MPI's device path) bind when the replay
 /// has one (device_message_rate_bytes_per_s > 0); call right after create_engine().

@@ -73,8 +73,67 @@ void FaultsRuntime::step_done(std::int64_t step) {
   step_cv_->notify_all();
 }
 
+bool FaultsRuntime::crosses_down_nic(const BackgroundSend& send) const {
+  const PlatformSpec& spec = platform_.spec();
+  const int nics = std::max(1, spec.sockets * spec.nics_per_socket);
+  for (const int id : down_) {
+    const auto it = std::find_if(timeline_.flaps.begin(), timeline_.flaps.end(),
+                                 [id](const FlapEvent& f) { return f.id == id; });
+    if (it == timeline_.flaps.end() || it->link_class != NIC_PORT) continue;
+    const auto node = static_cast<int>(it->index / nics), nic = static_cast<int>(it->index % nics);
+    for (const auto& [a, b] : {std::pair{send.from, send.to}, std::pair{send.to, send.from}})
+      if (spec.node_map[static_cast<std::size_t>(platform_.node_of(a))] == node &&
+          platform_.nic_of(a, b) == nic)
+        return true;
+  }
+  return false;
+}
+
+void FaultsRuntime::take_over(const std::shared_ptr<BackgroundSend>& send) {
+  if (send->actor || send->sender_waits) return;
+  send->actor = sg4::Actor::create("retry" + std::to_string(send->from), send->host, [this, send]() {
+    int tries = 0;
+    bool retried = false;
+    try {
+      while (true) {
+        try {
+          send->activity->wait();
+          break;
+        } catch (const simgrid::NetworkFailureException&) {
+          if (send->failed) send->failed();
+          const double started_s = send->activity->get_start_time();
+          send->activity =
+              retry_async(true, tries, started_s >= 0.0 ? started_s : send->start_s, send->reissue);
+          retried = true;
+        }
+      }
+    } catch (const RunAborted&) {
+      send->aborted = true;
+      return;
+    }
+    if (retried && send->landed) send->landed();
+  });
+  send->actor->daemonize();
+}
+
+void FaultsRuntime::watch_send(const std::shared_ptr<BackgroundSend>& send) {
+  if (!down_.empty() && crosses_down_nic(*send)) {
+    take_over(send);
+    return;
+  }
+  if (watched_sends_.size() > 2 * watched_pruned_ + 1024) {
+    std::erase_if(watched_sends_, [](const std::weak_ptr<BackgroundSend>& w) {
+      const auto s = w.lock();
+      return !s || s->sender_waits;
+    });
+    watched_pruned_ = watched_sends_.size();
+  }
+  watched_sends_.push_back(send);
+}
+
 void FaultsRuntime::rank_step_done(int rank, std::int64_t step) {
-  if (rank < 0 || static_cast<std::size_t>(rank) >= watched_.size() || !watched_[static_cast<std::size_t>(rank)])
+  if (rank < 0 || static_cast<std::size_t>(rank) >= watched_.size() ||
+      !watched_[static_cast<std::size_t>(rank)])
     return;
   const std::unique_lock<sg4::Mutex> lock(*mutex_);
   rank_step_done_s_.emplace(std::make_pair(rank, step), sg4::Engine::get_clock());
@@ -190,6 +249,16 @@ void FaultsRuntime::start() {
         g_failed_transfers = nullptr;
         downs_.push_back({sg4::Engine::get_clock(), flap.id});
         if (failed > 0) watch_cancel(flap.link, sg4::Engine::get_clock(), flap.id);
+        // The pending sends it may fail: those it failed in flight, and those
+        // whose pair crosses the cable (they fail when their transfer starts).
+        std::vector<std::shared_ptr<BackgroundSend>> take;
+        for (const auto& w : watched_sends_)
+          if (const auto s = w.lock();
+              s && !s->actor && !s->sender_waits &&
+              (s->activity->get_state() == sg4::Activity::State::FAILED || crosses_down_nic(*s)))
+            take.push_back(s);
+        for (const auto& s : take)
+          take_over(s);
       }
       sg4::this_actor::sleep_until(origin_s + flap.start_s + flap.duration_s);
       down_.erase(std::find(down_.begin(), down_.end(), flap.id));

@@ -93,6 +93,30 @@ public:
                                         const std::function<simgrid::s4u::ActivityPtr()>& reissue,
                                         const MessageId* id = nullptr);
 
+  /// An asynchronous send the sender waits for later (PendingOps): the
+  /// NIC's retry handler resends it at its times whatever the sender does
+  /// meanwhile. Waiting for it at the sender's next wait would not do: a
+  /// sender that blocks on its peer while the peer waits for the message
+  /// (await_delivery) would never resend it (a deadlock). So when the send
+  /// may have failed, an actor on the sender's host takes it over (`actor`):
+  /// it waits for the transfer and resends it at the retry handler's times;
+  /// the sender's wait then joins that actor.
+  struct BackgroundSend {
+    int from = -1, to = -1;
+    simgrid::s4u::Host* host = nullptr; // the sender's
+    simgrid::s4u::ActivityPtr activity; // the transfer (after retries: the one that got through)
+    std::function<simgrid::s4u::ActivityPtr()> reissue;
+    std::function<void()> failed, landed; // mark it failed (its pair's order); it got through
+    double start_s = 0.0;                 // its launch
+    simgrid::s4u::ActorPtr actor;         // the retrying actor, once taken over
+    bool sender_waits = false;            // the sender waits for it itself: it retries it
+    bool aborted = false;                 // its retries ran out: the run aborted
+  };
+  /// Watches `send` from its launch until its sender waits for it (or the
+  /// object goes): taken over at once when a NIC cable its pair crosses is
+  /// down, or when a link goes down while it is pending.
+  void watch_send(const std::shared_ptr<BackgroundSend>& send);
+
   /// A transfer that started at `attempt_s` and has failed by now: when it
   /// failed (the last link that went down since it started, else its start,
   /// when its route was already down).
@@ -170,8 +194,14 @@ private:
   /// The last link to go down at or before `t_s` (null: none).
   const LinkDown* last_down(double t_s) const;
   std::vector<simgrid::s4u::ActorPtr> victims_; // empty: an abort kills every actor
-  std::map<std::int64_t, double> step_done_s_;  // steps done, when
-  std::vector<char> watched_;                   // by rank: in some flap's after_ranks
+  /// Whether the pair of `send` crosses the NIC cable a flap of class NIC_PORT holds down.
+  bool crosses_down_nic(const BackgroundSend& send) const;
+  /// Hands `send` to an actor of its own (BackgroundSend).
+  void take_over(const std::shared_ptr<BackgroundSend>& send);
+  std::vector<std::weak_ptr<BackgroundSend>> watched_sends_;        // pending sends, not taken over
+  std::size_t watched_pruned_ = 0;                                  // their count at the last pruning
+  std::map<std::int64_t, double> step_done_s_;                      // steps done, when
+  std::vector<char> watched_;                                       // by rank: in some flap's after_ranks
   std::map<std::pair<int, std::int64_t>, double> rank_step_done_s_; // (watched rank, step) done, when
   simgrid::s4u::ConditionVariablePtr step_cv_;
   simgrid::s4u::MutexPtr mutex_;

@@ -25,7 +25,18 @@ void PendingOps::finish(std::size_t i) {
   }
   catch_up();
   bool retried = false;
-  while (true) {
+  bool taken_over = false;
+  if (p.background) {
+    if (p.background->actor) { // the retry handler resends it on its own
+      p.background->actor->join();
+      if (p.background->aborted) faults_->check_aborted();
+      p.activity = p.background->activity;
+      taken_over = true;
+    } else {
+      p.background->sender_waits = true;
+    }
+  }
+  while (!taken_over) {
     try {
       p.activity->wait();
       break;
@@ -59,6 +70,22 @@ void PendingOps::finish(std::size_t i) {
       p.activity->get_finish_time() >= 0 ? p.activity->get_finish_time() : sg4::Engine::get_clock();
   const double end_s = std::min(sg4::Engine::get_clock(), std::max(finish_s, p.not_before_s));
   accounts_.add(p.pos, p.phase, p.start_s, end_s);
+}
+
+void PendingOps::watch_last_send(int from, int to) {
+  Pending& p = pending_.back();
+  if (faults_ == nullptr || !p.reissue) return;
+  auto send = std::make_shared<FaultsRuntime::BackgroundSend>();
+  send->from = from;
+  send->to = to;
+  send->host = sg4::this_actor::get_host();
+  send->activity = p.activity;
+  send->reissue = p.reissue;
+  send->failed = p.failed;
+  send->landed = p.landed;
+  send->start_s = p.start_s;
+  p.background = send;
+  faults_->watch_send(send);
 }
 
 double PendingOps::deliver_in_order(int peer, std::int64_t seq) {

@@ -5,16 +5,16 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include <simgrid/s4u.hpp>
 
+#include "sim/engine/faults_runtime.hpp"
 #include "sim/engine/phase_accounts.hpp"
 #include "sim/engine/private_resource.hpp"
 
 namespace hplsim::sim {
-
-class FaultsRuntime;
 
 enum class OpKind { Exec, Comm, Copy };
 
@@ -59,6 +59,10 @@ public:
   /// The op launched last is a send under faults: `failed` marks it failed
   /// for its pair's order (FaultsRuntime::mark_failed) when its transfer fails.
   void set_last_failed(std::function<void()> failed) { pending_.back().failed = std::move(failed); }
+  /// The send launched last (set_last_retry, set_last_failed), from rank
+  /// `from` to `to`, is watched by the retry handler, which resends it on its
+  /// own when it may have failed (FaultsRuntime::BackgroundSend).
+  void watch_last_send(int from, int to);
   /// The op launched last receives message `seq` of the pair from `peer`
   /// under faults: when its transfer fails the receive stays posted until the
   /// sender's retry has landed the message (FaultsRuntime::await_delivery);
@@ -109,13 +113,14 @@ private:
     OpKind kind = OpKind::Exec;
     double extra_s = 0.0;      // latency of the further messages an aggregated receive stands for
     double not_before_s = 0.0; // a phantom device message's capped completion
-    std::function<simgrid::s4u::ActivityPtr()> reissue; // a send: starts it again
-    std::function<void()> landed;                       // a send: its retry got through
-    std::function<void()> failed;                       // a send: marks it failed (its pair's order)
-    bool empty = false;                                 // a receive of 0 bytes
-    int peer = -1;                                      // a receive's sender under faults, else -1
-    std::int64_t seq = 0;                               // its message's number in the pair
-    int tries = 0;                                      // retries so far
+    std::function<simgrid::s4u::ActivityPtr()> reissue;        // a send: starts it again
+    std::function<void()> landed;                              // a send: its retry got through
+    std::function<void()> failed;                              // a send: marks it failed (its pair's order)
+    bool empty = false;                                        // a receive of 0 bytes
+    int peer = -1;                                             // a receive's sender under faults, else -1
+    std::int64_t seq = 0;                                      // its message's number in the pair
+    int tries = 0;                                             // retries so far
+    std::shared_ptr<FaultsRuntime::BackgroundSend> background; // a send the retry handler watches
   };
   void finish(std::size_t i);
 

@@ -253,8 +253,11 @@ void RankRunner::phantom_transfer(int from, int to, std::int64_t bytes, std::uin
   if (tag != 0) {
     pending_.launch(tag, comm, pos, phase, t0, OpKind::Comm);
     pending_.set_last_not_before_s(not_before_s);
-    // The phantom peer is not simulated: this rank's retry handler waits.
-    if (st_.options.faults) pending_.set_last_retry(start);
+    // The phantom peer is not simulated: this rank's retry handler resends it.
+    if (st_.options.faults) {
+      pending_.set_last_retry(start);
+      pending_.watch_last_send(from, to);
+    }
     return;
   }
   wait_with_retries(st_.options.faults, comm, start);
@@ -312,6 +315,7 @@ void RankRunner::send(const traces::Send& s, std::size_t pos, double t0) {
       // The pair's order binds its receiver (head-of-line blocking); the send
       // completes when its own data has gone.
       pending_.set_last_failed([faults, id]() { faults->mark_failed(id); });
+      pending_.watch_last_send(rank_, peer);
     }
     return;
   }

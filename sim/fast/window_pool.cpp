@@ -4,6 +4,7 @@
 #include <optional>
 #include <utility>
 
+#include "sim/engine/engine_setup.hpp"
 #include "sim/support/process_memory.hpp"
 
 namespace hplsim::sim {
@@ -13,7 +14,12 @@ WindowPool::WindowPool(int workers, WindowSimulator simulate)
 
 std::string WindowPool::measure(const WindowJob& job) const {
   const auto t0 = std::chrono::steady_clock::now();
-  WindowOutcome o = simulate_(job);
+  WindowOutcome o;
+  // SimGrid kills every actor, this process's controller among them, when
+  // the window's ranks wait on each other (a deadlock): the window did not
+  // complete. This runs in the window's own process, which ends once it has
+  // answered (ChildProcess) and never resumes the engine.
+  if (!run_unless_killed([&]() { o = simulate_(job); })) o = WindowOutcome{};
   o.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   o.peak_rss_bytes = peak_rss_bytes(RUSAGE_SELF);
   if (const std::optional<MemoryRollup> m = memory_rollup()) {

@@ -153,37 +153,39 @@ Outcome replay_under_faults(FaultTimeline timeline, topo::Routing routing, bool 
 
 // Replays two steps (`step0`, then `step1`) on the two nodes under
 // `timeline`'s faults, minimal routing.
-double two_steps_under_faults(const FaultTimeline& timeline, const std::vector<std::vector<traces::Op>>& step0,
+double two_steps_under_faults(const FaultTimeline& timeline,
+                              const std::vector<std::vector<traces::Op>>& step0,
                               const std::vector<std::vector<traces::Op>>& step1) {
   return run_isolated([&]() {
-    auto engine = create_engine();
-    const topo::FatTreeTopology tree(two_spines());
-    PlatformSpec spec = one_rank_per_node(tree, topo::Routing::Minimal);
-    spec.gpus_per_rank = 1;
-    spec.pcie_bandwidth_bytes_per_s = 50e9;
-    const Platform platform(spec);
-    const models::KernelModels kernels(gpu_kernels());
-    FaultsRuntime faults(platform, timeline);
-    ReplayOptions ro = one_step_options();
-    ro.steps = 2;
-    ro.step_list = {0, 1};
-    ro.faults = &faults;
-    const StepSource source = [&](std::int64_t k, traces::StepSchedule& out) {
-      out.set_step(k);
-      const auto& programs = k == 0 ? step0 : step1;
-      for (std::size_t r = 0; r < programs.size(); ++r) {
-        auto* p = out.add_ranks();
-        p->set_rank(static_cast<int>(r));
-        for (const auto& op : programs[r])
-          *p->add_ops() = op;
-      }
-    };
-    Replay replay(platform, kernels, nullptr, source, ro);
-    replay.start();
-    faults.start();
-    engine->run();
-    return std::vector<double>{replay.makespan_s()};
-  }).at(0);
+           auto engine = create_engine();
+           const topo::FatTreeTopology tree(two_spines());
+           PlatformSpec spec = one_rank_per_node(tree, topo::Routing::Minimal);
+           spec.gpus_per_rank = 1;
+           spec.pcie_bandwidth_bytes_per_s = 50e9;
+           const Platform platform(spec);
+           const models::KernelModels kernels(gpu_kernels());
+           FaultsRuntime faults(platform, timeline);
+           ReplayOptions ro = one_step_options();
+           ro.steps = 2;
+           ro.step_list = {0, 1};
+           ro.faults = &faults;
+           const StepSource source = [&](std::int64_t k, traces::StepSchedule& out) {
+             out.set_step(k);
+             const auto& programs = k == 0 ? step0 : step1;
+             for (std::size_t r = 0; r < programs.size(); ++r) {
+               auto* p = out.add_ranks();
+               p->set_rank(static_cast<int>(r));
+               for (const auto& op : programs[r])
+                 *p->add_ops() = op;
+             }
+           };
+           Replay replay(platform, kernels, nullptr, source, ro);
+           replay.start();
+           faults.start();
+           engine->run();
+           return std::vector<double>{replay.makespan_s()};
+         })
+      .at(0);
 }
 
 // Rank 0 sends kBytes to rank 1 at t = 0 under `timeline`'s faults.
@@ -230,6 +232,24 @@ TEST(FaultsRuntime, AFlapTimedFromTheStepOfSomeRanksStartsWhenTheyAreDoneWithIt)
   t.flaps[0].after_ranks = {0, 1}; // the later of the two: as the last rank
   EXPECT_NEAR(two_steps_under_faults(t, step0, step1), kTransfer_s + gemm_s + kFlapStart_s + kT + kTransfer_s,
               1e-6);
+}
+
+// The NIC resends a failed asynchronous send on its own, whatever its
+// sender does meanwhile. Rank 0 starts an asynchronous send of kBytes to rank
+// 1, then blocks receiving a 1-byte reply that rank 1 sends only once it has
+// the kBytes, and waits for its send last. A 1 s flap at 0.05 s fails the
+// send; its retry leaves 0.05 + T later and lands kTransfer_s after, then the
+// reply crosses the idle path. Resending only when rank 0 waited for its send
+// would never resend it: rank 0 waits for the reply first (a deadlock).
+TEST(FaultsRuntime, AFailedAsynchronousSendIsResentWhileItsSenderWaitsForItsPeer) {
+  const std::vector<std::vector<traces::Op>> programs = {
+      {message_op(true, 1, kBytes, 1), message_op(false, 1, 1.0), wait_op(1)},
+      {message_op(false, 0, kBytes), message_op(true, 0, 1.0)}};
+  const Outcome o = replay_under_faults(nic_flap(1.0), topo::Routing::Minimal, false, programs);
+  const double reply_s = 4 * kLatency_s + 3 * kSwitch_s + 1.0 / kNicBw; // idle path, 1 byte
+  EXPECT_NEAR(o.makespan_s, kFlapStart_s + kT + kTransfer_s + reply_s, 1e-6);
+  EXPECT_EQ(o.retries, 1);
+  EXPECT_LT(o.abort_s, 0.0);
 }
 
 TEST(FaultsRuntime, WithoutAFlapTheMessageTakesItsIdleTime) {
