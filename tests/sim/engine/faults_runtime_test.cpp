@@ -112,12 +112,13 @@ models::KernelCalibration gpu_kernels() {
   return cal;
 }
 
-// Replays `programs` on the two nodes under `timeline`'s faults; `flap_on_path`
-// makes each flap's link the leaf -> spine link of the idle route from rank 0
-// to rank 1 at t = 0 (whichever spine routing picked), else the flap's link as
-// given.
+// Replays `programs` (step 0) and then `step1` (when not empty) on the two
+// nodes under `timeline`'s faults; `flap_on_path` makes each flap's link the
+// leaf -> spine link of the idle route from rank 0 to rank 1 at t = 0
+// (whichever spine routing picked), else the flap's link as given.
 Outcome replay_under_faults(FaultTimeline timeline, topo::Routing routing, bool flap_on_path,
-                            const std::vector<std::vector<traces::Op>>& programs) {
+                            const std::vector<std::vector<traces::Op>>& programs,
+                            const std::vector<std::vector<traces::Op>>& step1 = {}) {
   const auto v = run_isolated([&]() {
     auto engine = create_engine();
     const topo::FatTreeTopology tree(two_spines());
@@ -137,8 +138,21 @@ Outcome replay_under_faults(FaultTimeline timeline, topo::Routing routing, bool 
     const models::KernelModels kernels(gpu_kernels());
     FaultsRuntime faults(platform, timeline);
     ReplayOptions ro = one_step_options();
+    if (!step1.empty()) {
+      ro.steps = 2;
+      ro.step_list = {0, 1};
+    }
     ro.faults = &faults;
-    Replay replay(platform, kernels, nullptr, one_step_source(programs), ro);
+    const StepSource source = [&](std::int64_t k, traces::StepSchedule& out) {
+      out.set_step(k);
+      for (std::size_t r = 0; r < programs.size(); ++r) {
+        auto* p = out.add_ranks();
+        p->set_rank(static_cast<int>(r));
+        for (const auto& op : (k == 0 ? programs : step1)[r])
+          *p->add_ops() = op;
+      }
+    };
+    Replay replay(platform, kernels, nullptr, source, ro);
     replay.start();
     faults.start();
     engine->run();
@@ -152,40 +166,11 @@ Outcome replay_under_faults(FaultTimeline timeline, topo::Routing routing, bool 
 }
 
 // Replays two steps (`step0`, then `step1`) on the two nodes under
-// `timeline`'s faults, minimal routing.
+// `timeline`'s faults, minimal routing: the makespan.
 double two_steps_under_faults(const FaultTimeline& timeline,
                               const std::vector<std::vector<traces::Op>>& step0,
                               const std::vector<std::vector<traces::Op>>& step1) {
-  return run_isolated([&]() {
-           auto engine = create_engine();
-           const topo::FatTreeTopology tree(two_spines());
-           PlatformSpec spec = one_rank_per_node(tree, topo::Routing::Minimal);
-           spec.gpus_per_rank = 1;
-           spec.pcie_bandwidth_bytes_per_s = 50e9;
-           const Platform platform(spec);
-           const models::KernelModels kernels(gpu_kernels());
-           FaultsRuntime faults(platform, timeline);
-           ReplayOptions ro = one_step_options();
-           ro.steps = 2;
-           ro.step_list = {0, 1};
-           ro.faults = &faults;
-           const StepSource source = [&](std::int64_t k, traces::StepSchedule& out) {
-             out.set_step(k);
-             const auto& programs = k == 0 ? step0 : step1;
-             for (std::size_t r = 0; r < programs.size(); ++r) {
-               auto* p = out.add_ranks();
-               p->set_rank(static_cast<int>(r));
-               for (const auto& op : programs[r])
-                 *p->add_ops() = op;
-             }
-           };
-           Replay replay(platform, kernels, nullptr, source, ro);
-           replay.start();
-           faults.start();
-           engine->run();
-           return std::vector<double>{replay.makespan_s()};
-         })
-      .at(0);
+  return replay_under_faults(timeline, topo::Routing::Minimal, false, step0, step1).makespan_s;
 }
 
 // Rank 0 sends kBytes to rank 1 at t = 0 under `timeline`'s faults.
