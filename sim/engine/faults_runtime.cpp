@@ -91,7 +91,11 @@ bool FaultsRuntime::crosses_down_nic(const BackgroundSend& send) const {
 
 void FaultsRuntime::take_over(const std::shared_ptr<BackgroundSend>& send) {
   if (send->actor || send->sender_waits) return;
-  send->actor = sg4::Actor::create("retry" + std::to_string(send->from), send->host, [this, send]() {
+  // The actor holds the send only while it runs: the send holds the actor.
+  const std::weak_ptr<BackgroundSend> watched = send;
+  send->actor = sg4::Actor::create("retry" + std::to_string(send->from), send->host, [this, watched]() {
+    const std::shared_ptr<BackgroundSend> send = watched.lock();
+    if (!send) return; // its sender is gone (the run aborted)
     int tries = 0;
     bool retried = false;
     try {
