@@ -99,18 +99,7 @@ void FaultsRuntime::take_over(const std::shared_ptr<BackgroundSend>& send) {
     int tries = 0;
     bool retried = false;
     try {
-      while (true) {
-        try {
-          send->activity->wait();
-          break;
-        } catch (const simgrid::NetworkFailureException&) {
-          if (send->failed) send->failed();
-          const double started_s = send->activity->get_start_time();
-          send->activity =
-              retry_async(true, tries, started_s >= 0.0 ? started_s : send->start_s, send->reissue);
-          retried = true;
-        }
-      }
+      retried = resend_until_through(send->activity, tries, send->start_s, send->reissue, send->failed);
     } catch (const RunAborted&) {
       send->aborted = true;
       return;
@@ -118,6 +107,25 @@ void FaultsRuntime::take_over(const std::shared_ptr<BackgroundSend>& send) {
     if (retried && send->landed) send->landed();
   });
   send->actor->daemonize();
+}
+
+bool FaultsRuntime::resend_until_through(sg4::ActivityPtr& activity, int& tries, double launch_s,
+                                         const std::function<sg4::ActivityPtr()>& reissue,
+                                         const std::function<void()>& failed) {
+  bool retried = false;
+  while (true) {
+    try {
+      activity->wait();
+      return retried;
+    } catch (const simgrid::NetworkFailureException&) {
+      if (failed) failed();
+      // A mailbox send starts when it is matched, later than its launch:
+      // SimGrid keeps the transfer's start time after a failure.
+      const double started_s = activity->get_start_time();
+      activity = retry_async(true, tries, started_s >= 0.0 ? started_s : launch_s, reissue);
+      retried = true;
+    }
+  }
 }
 
 void FaultsRuntime::watch_send(const std::shared_ptr<BackgroundSend>& send) {

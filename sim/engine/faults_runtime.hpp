@@ -112,6 +112,14 @@ public:
     bool sender_waits = false;            // the sender waits for it itself: it retries it
     bool aborted = false;                 // its retries ran out: the run aborted
   };
+  /// Waits for the send `activity` (launched at `launch_s`, `tries` retries
+  /// so far) and, each time its transfer fails, marks it (`failed`, may be
+  /// empty) and resends it through retry_async; `activity` ends as the
+  /// transfer that got through. Returns whether it was resent; throws
+  /// RunAborted when the retries run out.
+  bool resend_until_through(simgrid::s4u::ActivityPtr& activity, int& tries, double launch_s,
+                            const std::function<simgrid::s4u::ActivityPtr()>& reissue,
+                            const std::function<void()>& failed);
   /// Watches `send` from its launch until its sender waits for it (or the
   /// object goes): taken over at once when a NIC cable its pair crosses is
   /// down, or when a link goes down while it is pending.

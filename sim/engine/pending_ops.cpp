@@ -25,35 +25,25 @@ void PendingOps::finish(std::size_t i) {
   }
   catch_up();
   bool retried = false;
-  bool taken_over = false;
-  if (p.background) {
-    if (p.background->actor) { // the retry handler resends it on its own
-      p.background->actor->join();
-      if (p.background->aborted) faults_->check_aborted();
-      p.activity = p.background->activity;
-      taken_over = true;
-    } else {
-      p.background->sender_waits = true;
-    }
-  }
-  while (!taken_over) {
+  if (p.background && p.background->actor) { // the retry handler resends it on its own
+    p.background->actor->join();
+    if (p.background->aborted) faults_->check_aborted();
+    p.activity = p.background->activity;
+  } else if (faults_ != nullptr && p.peer < 0 && p.reissue) { // a send the rank resends itself
+    if (p.background) p.background->sender_waits = true;
+    retried = faults_->resend_until_through(p.activity, p.tries, p.start_s, p.reissue, p.failed);
+  } else {
     try {
       p.activity->wait();
-      break;
     } catch (const simgrid::NetworkFailureException&) {
       if (faults_ == nullptr) throw;
-      if (p.peer >= 0) { // a receive: it lands with the sender's retry
-        faults_->mark_failed({p.peer, rank_, p.seq});
-        p.not_before_s = std::max(p.not_before_s, faults_->await_delivery(p.peer, rank_, p.seq));
-        break;
+      if (p.peer < 0) { // a send nobody resends
+        if (p.failed) p.failed();
+        throw;
       }
-      if (p.failed) p.failed();
-      if (!p.reissue) throw;
-      // A mailbox send starts when it is matched, later than its launch:
-      // SimGrid keeps the transfer's start time after a failure.
-      const double started_s = p.activity->get_start_time();
-      p.activity = faults_->retry_async(true, p.tries, started_s >= 0.0 ? started_s : p.start_s, p.reissue);
-      retried = true;
+      // A receive: it lands with the sender's retry.
+      faults_->mark_failed({p.peer, rank_, p.seq});
+      p.not_before_s = std::max(p.not_before_s, faults_->await_delivery(p.peer, rank_, p.seq));
     }
   }
   if (retried && p.landed) p.landed();
