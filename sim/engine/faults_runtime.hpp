@@ -149,6 +149,20 @@ public:
   /// a fast-mode window's controller must live on to report it.
   void kill_on_abort(std::vector<simgrid::s4u::ActorPtr> actors) { victims_ = std::move(actors); }
 
+  /// For a replay that only asks whether its one flap failed a transfer (a
+  /// fast-mode fault window: one that failed none costs nothing, whatever
+  /// the replay does after it): when the flap's link comes back up and no
+  /// transfer has failed, the ranks stop there (kill_on_abort's, else every
+  /// actor) and ended_unfelt() says so. Set before start(); ignored unless
+  /// the timeline is one flap.
+  void end_when_unfelt(bool on) { end_when_unfelt_ = on; }
+  /// The replay stopped as end_when_unfelt says: its flap failed nothing.
+  bool ended_unfelt() const { return ended_unfelt_; }
+  /// Called as a flap is due, before it takes its link down: returning false
+  /// leaves the link up, as if the timeline had no such flap (a fast-mode
+  /// fault window's copy that goes on as its baseline). Set before start().
+  void before_flap(std::function<bool(const FlapEvent&)> hook) { before_flap_ = std::move(hook); }
+
   /// The replay's last active rank is done with `step`: a flap timed from its
   /// end (FlapEvent::after_step) starts counting.
   void step_done(std::int64_t step);
@@ -169,6 +183,10 @@ public:
 
 private:
   void abort(const std::string& reason, int event);
+  /// Kills the ranks (kill_on_abort's, else every actor).
+  void stop_ranks();
+  /// No transfer has failed so far (end_when_unfelt).
+  bool nothing_failed() const;
   /// Transfers failed as `link` went down at `down_s` (flap `flap`): when
   /// their retries must take the same link (a NIC cable, or any link under
   /// non-adaptive routing) and it is still down at every resend, their chain
@@ -202,6 +220,9 @@ private:
   /// The last link to go down at or before `t_s` (null: none).
   const LinkDown* last_down(double t_s) const;
   std::vector<simgrid::s4u::ActorPtr> victims_; // empty: an abort kills every actor
+  bool end_when_unfelt_ = false, ended_unfelt_ = false;
+  std::function<bool(const FlapEvent&)> before_flap_;
+  int failed_in_flight_ = 0; // transfers the flaps failed as their links went off
   /// Whether the pair of `send` crosses the NIC cable a flap of class NIC_PORT holds down.
   bool crosses_down_nic(const BackgroundSend& send) const;
   /// Hands `send` to an actor of its own (BackgroundSend).

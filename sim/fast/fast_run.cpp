@@ -48,6 +48,7 @@
 #include "sim/fast/fold.hpp"
 #include "sim/fast/integration.hpp"
 #include "sim/fast/window_pool.hpp"
+#include "sim/support/branch_process.hpp"
 #include "sim/workload/schedule_source.hpp"
 
 namespace hplsim::sim {
@@ -177,11 +178,23 @@ private:
     // A fault window and its baseline both run with the retry handler (the
     // same code paths: identical up to the flap); only the first has the flap.
     FaultTimeline timeline;
+    std::unique_ptr<Branch> branch; // before faults: the flap's hook holds a reference to it
     std::unique_ptr<FaultsRuntime> faults;
     if (job.message_pivots) {
       timeline = window_timeline(job, *timelines_.at(static_cast<std::size_t>(job.timeline)),
                                  sc_.workload.ranks_per_node);
       faults = std::make_unique<FaultsRuntime>(*machine_.platform, timeline);
+      // A flap that fails nothing costs nothing (simulate_flaps): its window
+      // can stop as the link comes back up.
+      faults->end_when_unfelt(job.flap >= 0);
+      // Up to the flap the window is its baseline: a copy of this process
+      // forked as the flap is due goes on without it when the flap has failed
+      // a message (below), and gives the baseline.
+      if (job.flap >= 0)
+        faults->before_flap([&branch](const FlapEvent&) {
+          branch = std::make_unique<Branch>();
+          return !branch->copy();
+        });
       ro.faults = faults.get();
     }
     // A NIC flap can fail only its node's messages: the exchanges of its
@@ -222,6 +235,11 @@ private:
     out.activities = replay.stats().activities();
     out.end_s = replay.makespan_s() - origin;
     if (faults) out.faults = window_faults(faults->log(), job.flap, origin);
+    if (faults && faults->ended_unfelt()) {
+      out.completed = true; // with no samples: all its caller uses is that nothing failed
+      out.faults.ended_unfelt = true;
+      return out;
+    }
     if (replay.finished_ranks() != replay.active_ranks()) return out;
     out.completed = true;
     const auto& recs = replay.records();
@@ -251,6 +269,10 @@ private:
       }
       prev_end = recs[i].end_s;
     }
+    // The baseline is needed when the flap failed a message (simulate_flaps).
+    if (branch && !branch->copy() && branch->forked() && !out.faults.aborted &&
+        (out.faults.messages_failed > 0 || out.faults.retries > 0))
+      out.baseline = branch->resume_and_wait();
     return out;
   }
 

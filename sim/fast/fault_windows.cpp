@@ -214,7 +214,7 @@ struct InFlight {
   FlapWindow w;
   bool fault_started = false, base_started = false;
   std::optional<WindowOutcome> fault, base;
-  bool needs_base = false, settled = false;
+  bool needs_base = false;
 };
 
 // What one timeline did with its window's fault outcome: the run ended, the
@@ -224,6 +224,8 @@ void settle_fault(InFlight& f, std::vector<std::pair<WindowJob, WindowOutcome>>&
   FlapWindow& w = f.w;
   FlapTrack& t = *w.track;
   const WindowOutcome& o = *f.fault;
+  if (o.faults.ended_unfelt && (o.faults.messages_failed != 0 || o.faults.retries != 0))
+    throw std::logic_error("fast mode: a fault window stopped as unfelt after its flap failed a message");
   used.emplace_back(w.fault, o);
   FaultLog::Entry& entry = t.log.by_event[w.flap->id];
   entry.messages_failed = o.faults.messages_failed;
@@ -291,8 +293,6 @@ std::vector<FaultLog> simulate_flaps(const FaultWindowPlan& plan,
   // used, in its own order, and which window each started job was.
   std::vector<std::unique_ptr<InFlight>> current(tracks.size());
   std::vector<std::vector<std::pair<WindowJob, WindowOutcome>>> used(tracks.size());
-  // A speculative baseline may end after its flap was settled without it.
-  std::vector<std::unique_ptr<InFlight>> retired;
   struct Started {
     InFlight* flight;
     bool fault;
@@ -300,10 +300,6 @@ std::vector<FaultLog> simulate_flaps(const FaultWindowPlan& plan,
   std::vector<Started> started;
   // Timeline i's flap is settled (or it has none yet): on to its next one.
   const auto advance = [&](std::size_t i) {
-    if (current[i]) {
-      current[i]->settled = true;
-      if (current[i]->base_started && !current[i]->base) retired.push_back(std::move(current[i]));
-    }
     current[i].reset();
     if (auto w = next_window(plan, tracks[i])) {
       current[i] = std::make_unique<InFlight>();
@@ -321,21 +317,26 @@ std::vector<FaultLog> simulate_flaps(const FaultWindowPlan& plan,
     // Work that is needed first, in timeline order: fault windows, then baselines.
     for (auto& f : current)
       if (f && !f->fault_started) return start(*f, true);
+    // A baseline its fault window's copy did not give (simulate()).
     for (auto& f : current)
       if (f && f->needs_base && !f->base_started) return start(*f, false);
-    // Then, on a worker nothing else needs, a baseline that may be needed.
-    for (auto& f : current)
-      if (f && !f->fault && !f->base_started) return start(*f, false);
     return std::nullopt;
   };
   const auto done = [&](std::size_t id, WindowOutcome&& o) {
     InFlight& f = *started.at(id).flight;
     const auto i = static_cast<std::size_t>(f.w.track->index);
-    if (started[id].fault)
+    if (started[id].fault) {
+      // The baseline its process's copy simulated from the flap on (WindowOutcome::baseline).
+      if (!o.baseline.empty()) {
+        f.base = decode(o.baseline);
+        f.base_started = true;
+        o.baseline.clear();
+      }
       f.fault = std::move(o);
-    else
+    } else {
       f.base = std::move(o);
-    if (f.settled || !f.fault) return; // a baseline not needed, or its fault window still running
+    }
+    if (!f.fault) return; // its fault window still running
     if (started[id].fault) {
       settle_fault(f, used[i]);
       if (!f.needs_base) {

@@ -73,9 +73,7 @@ struct FaultWindowPlan {
                      const std::function<void(std::size_t, WindowOutcome&&)>& done)>
       run;
   /// Counts a window whose outcome the flaps used (empty: none counted), by
-  /// timeline and in each timeline's order once all are done. A baseline run
-  /// beside its fault window and not needed is not counted, so the counts do
-  /// not depend on the workers.
+  /// timeline and in each timeline's order once all are done.
   std::function<void(const WindowJob&, const WindowOutcome&)> account;
 };
 
@@ -84,18 +82,19 @@ struct FaultWindowPlan {
 /// delay, and the abort when a flap outlasts the retry handler).
 ///
 /// Each flap's fault window runs first; only when the flap failed a message
-/// does its baseline run too (a flap that failed none left the window as its
+/// is its baseline needed (a flap that failed none left the window as its
 /// baseline would have run it, up to the routes adaptive routing chose around
-/// the link while it was down: it costs 0). Baselines run beside their fault
-/// windows where workers would otherwise idle.
+/// the link while it was down: it costs 0). The fault window's process
+/// simulates it from the flap on in a copy of itself forked as the flap was
+/// due (WindowOutcome::baseline); a baseline that did not come that way runs
+/// as a window of its own once the fault window has ended.
 FaultLog simulate_flaps(const FaultWindowPlan& plan, const FaultTimeline& timeline,
                         std::vector<StepRecord>& records);
 /// The same for several timelines on their own steps (trials), sharing the
 /// window processes: each timeline's flaps go one after the other (a flap's
 /// delay moves the next one's place), the timelines side by side, each window
-/// started as soon as a worker is free. A worker that nothing else needs runs
-/// the baseline of a fault window still running, in case its flap fails a
-/// message. Outcomes do not depend on the order the windows end in.
+/// started as soon as a worker is free. Outcomes do not depend on the order
+/// the windows end in.
 std::vector<FaultLog> simulate_flaps(const FaultWindowPlan& plan,
                                      const std::vector<const FaultTimeline*>& timelines,
                                      const std::vector<std::vector<StepRecord>*>& records);

@@ -17,6 +17,7 @@ template <class Io, class Outcome> void fields(Io& io, Outcome& o) {
   io(o.shared_anonymous_end_bytes);
   io(o.end_s);
   io(o.faults);
+  io(o.baseline);
   io.sequence(o.samples);
   for (auto& [k, s] : o.samples) {
     io(k);

@@ -62,6 +62,9 @@ struct WindowFaults {
   double flap_start_s = -1.0; // window time the flap took its link down; -1: never
   bool aborted = false;       // the flap outlasted the retries
   double abort_s = 0.0;       // window time of the abort
+  /// The flap's link came back up with no transfer failed and the window
+  /// stopped there (FaultsRuntime::end_when_unfelt): no samples, no end.
+  bool ended_unfelt = false;
 };
 static_assert(std::is_trivially_copyable_v<WindowFaults>, "travels as raw bytes");
 
@@ -81,6 +84,10 @@ struct WindowOutcome {
   double end_s = 0.0;
   std::vector<std::pair<std::int64_t, Sample>> samples;
   WindowFaults faults;
+  /// A fault window's baseline, simulated by a copy of its process forked as
+  /// the flap was due (sim/support/branch_process.hpp), encoded (encode());
+  /// empty: none (its flap failed nothing, or the copy could not be made).
+  std::string baseline;
 };
 
 /// What stats.json records of a window (sim/result/run_result.hpp).

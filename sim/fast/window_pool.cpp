@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "sim/engine/engine_setup.hpp"
+#include "sim/support/branch_process.hpp"
 #include "sim/support/process_memory.hpp"
 
 namespace hplsim::sim {
@@ -20,7 +21,9 @@ std::string WindowPool::measure(const WindowJob& job) const {
   // complete. This runs in the window's own process, which ends once it has
   // answered (ChildProcess) and never resumes the engine.
   if (!run_unless_killed([&]() { o = simulate_(job); })) o = WindowOutcome{};
-  o.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // A baseline branched off its fault window (branch_process.hpp) counts the
+  // steps it shares with it, not the time it waited for it.
+  o.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - branch_paused_s();
   o.peak_rss_bytes = peak_rss_bytes(RUSAGE_SELF);
   if (const std::optional<MemoryRollup> m = memory_rollup()) {
     o.shared_measured = true;

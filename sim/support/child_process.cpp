@@ -41,6 +41,11 @@ bool write_all(int fd, const std::string& bytes) {
 
 } // namespace
 
+int& answer_fd() {
+  static int fd = -1;
+  return fd;
+}
+
 ChildProcess::ChildProcess(const std::function<std::string()>& work) {
   int fds[2];
   if (::pipe(fds) != 0) throw std::runtime_error(std::string("fast mode: pipe: ") + std::strerror(errno));
@@ -60,6 +65,7 @@ ChildProcess::ChildProcess(const std::function<std::string()>& work) {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(4);
     JobTokens::forget_in_child();
+    answer_fd() = fds[1];
     // The answer's first byte says how `work` ended: 0 returned, 1 threw.
     std::string answer(1, '\0');
     try {
@@ -68,8 +74,8 @@ ChildProcess::ChildProcess(const std::function<std::string()>& work) {
       answer.assign(1, '\1');
       answer += e.what();
     }
-    const bool sent = write_all(fds[1], answer);
-    ::_exit(sent ? 0 : 3); // no destructors: the engine is the parent's copy
+    const bool sent = write_all(answer_fd(), answer); // a Branch's copy answers its own parent
+    ::_exit(sent ? 0 : 3);                            // no destructors: the engine is the parent's copy
   }
   ::close(fds[1]);
   fd_ = fds[0];

@@ -41,6 +41,10 @@ private:
   std::string bytes_;
 };
 
+/// In a ChildProcess's process: the pipe its answer goes to (-1 in any
+/// other). A Branch's copy (branch_process.hpp) answers through its own.
+int& answer_fd();
+
 /// Peak RSS in bytes of this process (RUSAGE_SELF) or of its largest reaped
 /// child (RUSAGE_CHILDREN: the window processes).
 double peak_rss_bytes(int who);

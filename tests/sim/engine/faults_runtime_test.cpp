@@ -10,6 +10,7 @@
 // degradation's time on.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <memory>
 
 #include "models/kernel_model.hpp"
@@ -65,6 +66,8 @@ PlatformSpec one_rank_per_node(const topo::FatTreeTopology& tree, topo::Routing 
 struct Outcome {
   double makespan_s = 0.0, abort_s = -1.0;
   int retries = 0;
+  bool ended_unfelt = false;
+  double end_s = 0.0; // the simulated time at the end
 };
 
 traces::Op message_op(bool send, int peer, double bytes, std::uint32_t tag = 0) {
@@ -116,9 +119,11 @@ models::KernelCalibration gpu_kernels() {
 // nodes under `timeline`'s faults; `flap_on_path` makes each flap's link the
 // leaf -> spine link of the idle route from rank 0 to rank 1 at t = 0
 // (whichever spine routing picked), else the flap's link as given.
+// `setup` (when set) configures the FaultsRuntime before it starts.
 Outcome replay_under_faults(FaultTimeline timeline, topo::Routing routing, bool flap_on_path,
                             const std::vector<std::vector<traces::Op>>& programs,
-                            const std::vector<std::vector<traces::Op>>& step1 = {}) {
+                            const std::vector<std::vector<traces::Op>>& step1 = {},
+                            const std::function<void(FaultsRuntime&)>& setup = {}) {
   const auto v = run_isolated([&]() {
     auto engine = create_engine();
     const topo::FatTreeTopology tree(two_spines());
@@ -137,6 +142,7 @@ Outcome replay_under_faults(FaultTimeline timeline, topo::Routing routing, bool 
     }
     const models::KernelModels kernels(gpu_kernels());
     FaultsRuntime faults(platform, timeline);
+    if (setup) setup(faults);
     ReplayOptions ro = one_step_options();
     if (!step1.empty()) {
       ro.steps = 2;
@@ -160,9 +166,10 @@ Outcome replay_under_faults(FaultTimeline timeline, topo::Routing routing, bool 
     for (const auto& [id, e] : faults.log().by_event)
       retries += e.retries;
     return std::vector<double>{replay.makespan_s(),
-                               faults.log().abort_reason ? faults.log().abort_time_s : -1.0, double(retries)};
+                               faults.log().abort_reason ? faults.log().abort_time_s : -1.0, double(retries),
+                               faults.ended_unfelt() ? 1.0 : 0.0, sg4::Engine::get_clock()};
   });
-  return {v.at(0), v.at(1), static_cast<int>(v.at(2))};
+  return {v.at(0), v.at(1), static_cast<int>(v.at(2)), v.at(3) != 0.0, v.at(4)};
 }
 
 // Replays two steps (`step0`, then `step1`) on the two nodes under
@@ -235,6 +242,44 @@ TEST(FaultsRuntime, AFailedAsynchronousSendIsResentWhileItsSenderWaitsForItsPeer
   EXPECT_NEAR(o.makespan_s, kFlapStart_s + kT + kTransfer_s + reply_s, 1e-6);
   EXPECT_EQ(o.retries, 1);
   EXPECT_LT(o.abort_s, 0.0);
+}
+
+// A fault window asks only whether its flap failed a transfer
+// (end_when_unfelt). Rank 0 runs a 2 s GEMM, then sends kBytes to rank 1: a
+// 1 s flap of its NIC at 0.05 s meets no transfer, and the replay stops as
+// the link comes back up at 1.05 s. The same flap over the send at t = 0
+// fails it, and the replay runs to its end.
+TEST(FaultsRuntime, AFlapThatFailedNothingEndsTheReplayWhenItsLinkIsBack) {
+  const auto end_when_unfelt = [](FaultsRuntime& f) { f.end_when_unfelt(true); };
+  const std::vector<std::vector<traces::Op>> gemm_then_send = {{gpu_gemm(10000), message_op(true, 1, kBytes)},
+                                                               {message_op(false, 0, kBytes)}};
+  const Outcome unfelt =
+      replay_under_faults(nic_flap(1.0), topo::Routing::Minimal, false, gemm_then_send, {}, end_when_unfelt);
+  EXPECT_TRUE(unfelt.ended_unfelt);
+  EXPECT_NEAR(unfelt.end_s, kFlapStart_s + 1.0, 1e-9);
+  const Outcome whole = replay_under_faults(nic_flap(1.0), topo::Routing::Minimal, false, gemm_then_send);
+  EXPECT_FALSE(whole.ended_unfelt);
+  EXPECT_NEAR(whole.makespan_s, 2.0 + kTransfer_s, 1e-6); // the 2 s GEMM (2 x 10^12 flops at 10^12 flop/s)
+  const Outcome felt = replay_under_faults(nic_flap(1.0), topo::Routing::Minimal, false,
+                                           {{message_op(true, 1, kBytes)}, {message_op(false, 0, kBytes)}},
+                                           {}, end_when_unfelt);
+  EXPECT_FALSE(felt.ended_unfelt);
+  EXPECT_NEAR(felt.makespan_s, kFlapStart_s + kT + kTransfer_s, 1e-6); // AShortNicFlapCostsThePacketTimeout's
+  EXPECT_EQ(felt.retries, 1);
+}
+
+// A flap whose before_flap hook says no leaves its link up: the send at t = 0
+// takes its idle time, as a fault window's baseline copy runs it (the same
+// flap without the hook costs the packet timeout:
+// AShortNicFlapCostsThePacketTimeout). The replay runs in a process of its
+// own (run_isolated): what the hook sees comes back in the outcome.
+TEST(FaultsRuntime, AFlapItsHookTurnsDownLeavesTheLinkUp) {
+  const Outcome o = replay_under_faults(
+      nic_flap(1.0), topo::Routing::Minimal, false,
+      {{message_op(true, 1, kBytes)}, {message_op(false, 0, kBytes)}}, {},
+      [](FaultsRuntime& f) { f.before_flap([](const FlapEvent& flap) { return flap.id != 0; }); });
+  EXPECT_NEAR(o.makespan_s, kTransfer_s, 1e-9);
+  EXPECT_EQ(o.retries, 0);
 }
 
 TEST(FaultsRuntime, WithoutAFlapTheMessageTakesItsIdleTime) {

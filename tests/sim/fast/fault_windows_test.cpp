@@ -151,7 +151,8 @@ FaultWindowPlan one_step_plan() {
 std::pair<FaultLog, std::vector<StepRecord>> one_flap(double fault_end_s) {
   FaultWindowPlan plan = one_step_plan();
   std::vector<WindowJob> started;
-  // Two workers: the baseline runs beside the fault window.
+  // Two workers; the fault window brings no baseline of its own
+  // (WindowOutcome::baseline), so the baseline runs after it.
   plan.run = pool(
       2,
       [fault_end_s](const WindowJob& j) {
@@ -188,6 +189,40 @@ TEST(FaultWindows, AStallThatOutlivesTheMeasuredStepsCountsAtTheWindowsEnd) {
   const auto [same, unmoved] = one_flap(6.0);
   EXPECT_DOUBLE_EQ(*same.by_event.at(0).delay_s, 0.0);
   EXPECT_DOUBLE_EQ(unmoved[3].end_s, 6.5);
+}
+
+// A fault window that brings its baseline (simulated by a copy of its process
+// from the flap on, WindowOutcome::baseline) needs no second window: the
+// flap's delay comes from the two, and both are counted.
+TEST(FaultWindows, AFaultWindowThatBringsItsBaselineNeedsNoOther) {
+  FaultWindowPlan plan = one_step_plan();
+  std::vector<WindowJob> started;
+  plan.run = pool(
+      2,
+      [](const WindowJob& j) {
+        WindowOutcome fault = window({{1, 3.3}});
+        fault.end_s = 6.3;
+        fault.faults.messages_failed = 1;
+        fault.faults.retries = 1;
+        WindowOutcome base = window({{1, 3.0}});
+        base.end_s = 6.0;
+        fault.baseline = encode(base);
+        EXPECT_GE(j.flap, 0) << "no baseline job should start";
+        return fault;
+      },
+      &started);
+  int counted = 0;
+  plan.account = [&counted](const WindowJob&, const WindowOutcome& o) {
+    ++counted;
+    EXPECT_TRUE(o.baseline.empty());
+  };
+  const FaultTimeline timeline = nic_flap_in_step_one();
+  auto records = three_steps();
+  const FaultLog log = simulate_flaps(plan, timeline, records);
+  EXPECT_EQ(started.size(), 1u);
+  EXPECT_EQ(counted, 2);
+  EXPECT_NEAR(*log.by_event.at(0).delay_s, 0.3, 1e-12); // step 1 ends at 3.3 s against 3 s
+  EXPECT_NEAR(records[3].end_s, three_steps()[3].end_s + 0.3, 1e-12);
 }
 
 // A flap whose fault window failed no message costs 0 without its baseline:
