@@ -236,57 +236,8 @@ void FaultsRuntime::start() {
   // Daemon actors: they end with the last rank, so a fault timed after the
   // run's end neither runs nor stretches the simulation.
   for (const FlapEvent& flap : timeline_.flaps) {
-    sg4::ActorPtr a = sg4::Actor::create(
-        "flap" + std::to_string(flap.id), platform_.cpu(0), [this, flap, may_end_unfelt]() {
-          double origin_s = 0.0;
-          if (flap.after_step >= 0 && !flap.after_ranks.empty()) {
-            std::unique_lock<sg4::Mutex> lock(*mutex_);
-            for (const int rank : flap.after_ranks) {
-              const auto key = std::make_pair(rank, flap.after_step);
-              while (rank_step_done_s_.count(key) == 0)
-                wait_or_die(*step_cv_, lock);
-              origin_s = std::max(origin_s, rank_step_done_s_.at(key));
-            }
-          } else if (flap.after_step >= 0) {
-            std::unique_lock<sg4::Mutex> lock(*mutex_);
-            while (step_done_s_.count(flap.after_step) == 0)
-              wait_or_die(*step_cv_, lock);
-            origin_s = step_done_s_.at(flap.after_step);
-          }
-          sg4::this_actor::sleep_until(origin_s + flap.start_s);
-          if (before_flap_ && !before_flap_(flap)) return;
-          log_.flap_start_s[flap.id] = sg4::Engine::get_clock();
-          down_.push_back(flap.id);
-          // Repeated flaps of one link compose: it is down while any flap holds it.
-          if (holds_[flap.link]++ == 0) {
-            int failed = 0;
-            g_failed_transfers = &failed;
-            platform_.set_link_on(flap.link, false);
-            g_failed_transfers = nullptr;
-            downs_.push_back({sg4::Engine::get_clock(), flap.id});
-            failed_in_flight_ += failed;
-            if (failed > 0) watch_cancel(flap.link, sg4::Engine::get_clock(), flap.id);
-            // The pending sends it may fail: those it failed in flight, and those
-            // whose pair crosses the cable (they fail when their transfer starts).
-            std::vector<std::shared_ptr<BackgroundSend>> take;
-            for (const auto& w : watched_sends_)
-              if (const auto s = w.lock();
-                  s && !s->actor && !s->sender_waits &&
-                  (s->activity->get_state() == sg4::Activity::State::FAILED || crosses_down_nic(*s)))
-                take.push_back(s);
-            for (const auto& s : take)
-              take_over(s);
-          }
-          sg4::this_actor::sleep_until(origin_s + flap.start_s + flap.duration_s);
-          down_.erase(std::find(down_.begin(), down_.end(), flap.id));
-          if (--holds_[flap.link] == 0) platform_.set_link_on(flap.link, true);
-          // Back up with no transfer failed: none can fail any more, and the rest
-          // of the replay is of no use to the caller (end_when_unfelt).
-          if (may_end_unfelt && nothing_failed()) {
-            ended_unfelt_ = true;
-            stop_ranks();
-          }
-        });
+    sg4::ActorPtr a = sg4::Actor::create("flap" + std::to_string(flap.id), platform_.cpu(0),
+                                         [this, flap, may_end_unfelt]() { run_flap(flap, may_end_unfelt); });
     a->daemonize();
   }
   for (const DegradationEvent& d : timeline_.degradations) {
@@ -306,6 +257,57 @@ void FaultsRuntime::start() {
       abort(reason.str(), f.id);
     });
     a->daemonize();
+  }
+}
+
+void FaultsRuntime::run_flap(const FlapEvent& flap, bool may_end_unfelt) {
+  double origin_s = 0.0;
+  if (flap.after_step >= 0 && !flap.after_ranks.empty()) {
+    std::unique_lock<sg4::Mutex> lock(*mutex_);
+    for (const int rank : flap.after_ranks) {
+      const auto key = std::make_pair(rank, flap.after_step);
+      while (rank_step_done_s_.count(key) == 0)
+        wait_or_die(*step_cv_, lock);
+      origin_s = std::max(origin_s, rank_step_done_s_.at(key));
+    }
+  } else if (flap.after_step >= 0) {
+    std::unique_lock<sg4::Mutex> lock(*mutex_);
+    while (step_done_s_.count(flap.after_step) == 0)
+      wait_or_die(*step_cv_, lock);
+    origin_s = step_done_s_.at(flap.after_step);
+  }
+  sg4::this_actor::sleep_until(origin_s + flap.start_s);
+  if (before_flap_ && !before_flap_(flap)) return;
+  log_.flap_start_s[flap.id] = sg4::Engine::get_clock();
+  down_.push_back(flap.id);
+  // Repeated flaps of one link compose: it is down while any flap holds it.
+  if (holds_[flap.link]++ == 0) {
+    int failed = 0;
+    g_failed_transfers = &failed;
+    platform_.set_link_on(flap.link, false);
+    g_failed_transfers = nullptr;
+    downs_.push_back({sg4::Engine::get_clock(), flap.id});
+    failed_in_flight_ += failed;
+    if (failed > 0) watch_cancel(flap.link, sg4::Engine::get_clock(), flap.id);
+    // The pending sends it may fail: those it failed in flight, and those
+    // whose pair crosses the cable (they fail when their transfer starts).
+    std::vector<std::shared_ptr<BackgroundSend>> take;
+    for (const auto& w : watched_sends_)
+      if (const auto s = w.lock();
+          s && !s->actor && !s->sender_waits &&
+          (s->activity->get_state() == sg4::Activity::State::FAILED || crosses_down_nic(*s)))
+        take.push_back(s);
+    for (const auto& s : take)
+      take_over(s);
+  }
+  sg4::this_actor::sleep_until(origin_s + flap.start_s + flap.duration_s);
+  down_.erase(std::find(down_.begin(), down_.end(), flap.id));
+  if (--holds_[flap.link] == 0) platform_.set_link_on(flap.link, true);
+  // Back up with no transfer failed: none can fail any more, and the rest
+  // of the replay is of no use to the caller (end_when_unfelt).
+  if (may_end_unfelt && nothing_failed()) {
+    ended_unfelt_ = true;
+    stop_ranks();
   }
 }
 

@@ -182,6 +182,10 @@ public:
   const FaultTimeline& timeline() const { return timeline_; }
 
 private:
+  /// A flap's actor: waits for its start, takes its link down and up
+  /// (FlapEvent), and ends the replay there when `may_end_unfelt` and nothing
+  /// failed (end_when_unfelt).
+  void run_flap(const FlapEvent& flap, bool may_end_unfelt);
   void abort(const std::string& reason, int event);
   /// Kills the ranks (kill_on_abort's, else every actor).
   void stop_ranks();

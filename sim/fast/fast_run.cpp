@@ -188,11 +188,12 @@ private:
       // can stop as the link comes back up.
       faults->end_when_unfelt(job.flap >= 0);
       // Up to the flap the window is its baseline: a copy of this process
-      // forked as the flap is due goes on without it when the flap has failed
-      // a message (below), and gives the baseline.
+      // forked as the flap is due goes on without it and gives the baseline,
+      // at once on a worker token nobody uses, else once the flap has failed
+      // a message (below).
       if (job.flap >= 0)
         faults->before_flap([&branch](const FlapEvent&) {
-          branch = std::make_unique<Branch>();
+          branch = std::make_unique<Branch>(JobTokens::of_parent_pool());
           return !branch->copy();
         });
       ro.faults = faults.get();

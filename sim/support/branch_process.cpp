@@ -26,7 +26,7 @@ double branch_paused_s() {
   return g_paused_s;
 }
 
-Branch::Branch() {
+Branch::Branch(JobTokens* tokens) {
   int go[2], answer[2];
   if (::pipe(go) != 0) return;
   if (::pipe(answer) != 0) {
@@ -34,12 +34,14 @@ Branch::Branch() {
     ::close(go[1]);
     return;
   }
+  const bool beside = tokens != nullptr && tokens->try_take();
   std::fflush(nullptr); // nothing buffered is written twice
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     for (const int fd : {go[0], go[1], answer[0], answer[1]})
       ::close(fd);
+    if (beside) tokens->give();
     return;
   }
   if (pid > 0) {
@@ -48,6 +50,7 @@ Branch::Branch() {
     pid_ = pid;
     go_fd_ = go[1];
     answer_fd_ = answer[0];
+    token_ = beside ? tokens : nullptr;
     return;
   }
   // The copy: it dies with the original, and answers it instead of the
@@ -60,6 +63,10 @@ Branch::Branch() {
   if (::getppid() != parent) ::_exit(4);
   if (answer_fd() >= 0) ::close(answer_fd());
   answer_fd() = answer[1];
+  if (beside) { // on the token the original took for it
+    ::close(go[0]);
+    return;
+  }
   const auto t0 = std::chrono::steady_clock::now();
   char byte = 0;
   ssize_t n = 0;
@@ -78,13 +85,16 @@ Branch::~Branch() {
   ::kill(pid_, SIGKILL);
   while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
   }
+  if (beside()) (*token_)->give();
 }
 
 std::string Branch::resume_and_wait() {
   if (copy_ || pid_ <= 0) throw std::logic_error("Branch::resume_and_wait: not the original of a copy");
-  const char go = 1;
-  ssize_t n = 0;
-  while ((n = ::write(go_fd_, &go, 1)) < 0 && errno == EINTR) {
+  ssize_t n = 1;
+  if (!beside()) { // it waits for the go-ahead (a copy beside has closed its end)
+    const char go = 1;
+    while ((n = ::write(go_fd_, &go, 1)) < 0 && errno == EINTR) {
+    }
   }
   ::close(std::exchange(go_fd_, -1));
   std::string bytes;
@@ -103,6 +113,8 @@ std::string Branch::resume_and_wait() {
   while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
   pid_ = -1;
+  if (beside()) (*token_)->give();
+  token_.reset();
   if (n != 1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || bytes.empty())
     throw std::runtime_error("fast mode: the copy of a window process simulating its baseline " +
                              (WIFSIGNALED(status)

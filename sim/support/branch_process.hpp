@@ -5,23 +5,29 @@
 // (docs/faults.md, "Flaps in fast mode"), so the baseline is the fault
 // window's copy forked as the flap is due, in which the flap does not happen.
 //
-// The copy waits until the original lets it go (resume_and_wait) or drops it;
-// the original waits meanwhile, so the two never run at once and hold one
-// worker between them. The copy's answer (what its ChildProcess's work
-// returns) comes back to the original, not to the process that forked the
-// window.
+// When a worker token is free the copy goes on at once, beside the original,
+// holding that token until it ends; otherwise it waits until the original
+// lets it go (resume_and_wait) or drops it, and the original waits for it
+// meanwhile, so that the two hold one worker between them. The copy's answer
+// (what its ChildProcess's work returns) comes back to the original, not to
+// the process that forked the window.
+#include <optional>
 #include <string>
 #include <sys/types.h>
+
+#include "sim/support/job_tokens.hpp"
 
 namespace hplsim::sim {
 
 class Branch {
 public:
-  /// Forks the copy. Returns in both processes: in the original at once, in
-  /// the copy once the original calls resume_and_wait() (a copy dropped
-  /// instead ends without returning). forked() is false when the fork failed.
-  Branch();
-  /// In the original: drops a copy not resumed (kills and reaps it).
+  /// Forks the copy. Returns in both processes: in the original at once; in
+  /// the copy at once too when a token of `tokens` (may be null) was free,
+  /// else once the original calls resume_and_wait() (a copy dropped instead
+  /// ends without returning). forked() is false when the fork failed.
+  explicit Branch(JobTokens* tokens);
+  /// In the original: drops a copy whose answer it did not take (kills and
+  /// reaps it) and gives its token back.
   ~Branch();
   Branch(const Branch&) = delete;
   Branch& operator=(const Branch&) = delete;
@@ -29,8 +35,10 @@ public:
   bool forked() const { return pid_ > 0 || copy_; }
   /// Whether this is the copy.
   bool copy() const { return copy_; }
-  /// In the original: lets the copy go on and returns its answer once it has
-  /// ended. Throws std::runtime_error with what the copy's work threw, or
+  /// Whether the copy went on at once, on a token of its own.
+  bool beside() const { return token_.has_value() && *token_ != nullptr; }
+  /// In the original: lets the copy go on (if it waits) and returns its
+  /// answer once it has ended. Throws std::runtime_error with what the copy's work threw, or
   /// saying how it died.
   std::string resume_and_wait();
   /// In the copy: the wall time it waited for resume_and_wait().
@@ -39,8 +47,9 @@ public:
 private:
   pid_t pid_ = -1;
   bool copy_ = false;
-  int go_fd_ = -1;     // original: the copy's go-ahead (a byte; closed: dropped)
-  int answer_fd_ = -1; // original: the copy's answer
+  std::optional<JobTokens*> token_; // the tokens it took one of for the copy (original)
+  int go_fd_ = -1;                  // original: the copy's go-ahead (a byte; closed: dropped)
+  int answer_fd_ = -1;              // original: the copy's answer
   double paused_s_ = 0.0;
 };
 

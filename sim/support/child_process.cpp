@@ -146,10 +146,18 @@ int window_workers(int option) {
   return std::clamp(cpus, 1, 8);
 }
 
-ChildPool::ChildPool(int workers) : workers_(std::max(1, workers)), tokens_(JobTokens::shared()) {}
+ChildPool::ChildPool(int workers) : workers_(std::max(1, workers)), tokens_(JobTokens::shared()) {
+  if (tokens_ == nullptr) tokens_ = (own_tokens_ = std::make_unique<JobTokens>(workers_)).get();
+}
+
+std::function<std::string()> ChildPool::lending(const std::function<std::string()>& work) const {
+  return [tokens = tokens_, work]() {
+    JobTokens::set_parent_pool(tokens);
+    return work();
+  };
+}
 
 bool ChildPool::take_token(JobTokens::Held& held) {
-  if (tokens_ == nullptr) return true;
   if (!tokens_->try_take()) return false;
   held = JobTokens::Held(tokens_);
   return true;
@@ -169,7 +177,7 @@ void ChildPool::start_background(const std::function<std::string()>& work) {
   if (background_ || background_answer_)
     throw std::logic_error("child processes: one background process at a time");
   background_token_ = wait_for_token();
-  background_.emplace(work);
+  background_.emplace(lending(work));
   if (workers_ > 1) return;
   Running none;
   while (background_)
@@ -225,7 +233,7 @@ void ChildPool::run_as_ready(const std::function<std::function<std::string()>()>
       }
       const std::function<std::string()> work = next();
       if (!work) break; // the token goes back
-      running.push_back({std::move(token), started++, ChildProcess(work)});
+      running.push_back({std::move(token), started++, ChildProcess(lending(work))});
     }
     if (running.empty() && !token_wanted) break;
     poll_once(running, done, token_wanted);

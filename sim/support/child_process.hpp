@@ -4,6 +4,7 @@
 // engine per process), which sends its answer back through a pipe.
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <sys/resource.h> // RUSAGE_SELF, RUSAGE_CHILDREN for peak_rss_bytes
@@ -95,9 +96,10 @@ private:
     ChildProcess process;
   };
   using Running = std::vector<Started>;
-  // Takes a free token of the shared ones into `held`; false when tokens are
-  // shared and none is free (none shared: true, `held` left empty).
+  // Takes a free token into `held`; false when none is free.
   bool take_token(JobTokens::Held& held);
+  // `work` in a process that may borrow a token of this pool's (JobTokens::of_parent_pool).
+  std::function<std::string()> lending(const std::function<std::string()>& work) const;
   // take_token, waiting for a token to be free.
   JobTokens::Held wait_for_token();
   // Waits until a process of `running` or the background one has written, or
@@ -106,6 +108,9 @@ private:
                  bool token_wanted = false);
 
   int workers_;
+  // Its workers' tokens: the shared ones, else its own (as many as workers),
+  // which its processes may borrow from (JobTokens::of_parent_pool).
+  std::unique_ptr<JobTokens> own_tokens_;
   JobTokens* tokens_;
   JobTokens::Held background_token_;
   std::optional<ChildProcess> background_;

@@ -13,6 +13,7 @@ namespace hplsim::sim {
 namespace {
 
 JobTokens* shared_tokens = nullptr;
+JobTokens* parent_pool_tokens = nullptr;
 
 [[noreturn]] void fail(const char* what) {
   throw std::runtime_error(std::string("worker tokens: ") + what + ": " + std::strerror(errno));
@@ -66,6 +67,14 @@ JobTokens::Share::~Share() {
 
 void JobTokens::forget_in_child() {
   shared_tokens = nullptr;
+}
+
+JobTokens* JobTokens::of_parent_pool() {
+  return parent_pool_tokens;
+}
+
+void JobTokens::set_parent_pool(JobTokens* tokens) {
+  parent_pool_tokens = tokens;
 }
 
 int studies_side_by_side(std::size_t studies, int jobs) {

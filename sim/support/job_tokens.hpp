@@ -71,6 +71,12 @@ public:
   /// In a forked worker: its token is its parent's to give back, and
   /// whatever it forks is bounded by its own pools alone.
   static void forget_in_child();
+  /// In a forked worker: the tokens of the pool that forked it (null: none),
+  /// from which it may take a free one for a process of its own that runs
+  /// beside it (a Branch's copy, sim/support/branch_process.hpp), giving it
+  /// back once that process has ended. Set by the pool in the worker.
+  static JobTokens* of_parent_pool();
+  static void set_parent_pool(JobTokens* tokens);
 
 private:
   int read_fd_ = -1, write_fd_ = -1;
