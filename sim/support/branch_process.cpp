@@ -90,10 +90,9 @@ Branch::~Branch() {
 
 std::string Branch::resume_and_wait() {
   if (copy_ || pid_ <= 0) throw std::logic_error("Branch::resume_and_wait: not the original of a copy");
-  ssize_t n = 1;
   if (!beside()) { // it waits for the go-ahead (a copy beside has closed its end)
     const char go = 1;
-    while ((n = ::write(go_fd_, &go, 1)) < 0 && errno == EINTR) {
+    while (::write(go_fd_, &go, 1) < 0 && errno == EINTR) {
     }
   }
   ::close(std::exchange(go_fd_, -1));
@@ -115,13 +114,7 @@ std::string Branch::resume_and_wait() {
   pid_ = -1;
   if (beside()) (*token_)->give();
   token_.reset();
-  if (n != 1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || bytes.empty())
-    throw std::runtime_error("fast mode: the copy of a window process simulating its baseline " +
-                             (WIFSIGNALED(status)
-                                  ? "was killed by signal " + std::to_string(WTERMSIG(status))
-                                  : "exited with status " + std::to_string(WEXITSTATUS(status))));
-  if (bytes[0] != '\0') throw std::runtime_error(bytes.substr(1));
-  return bytes.substr(1);
+  return decode_answer(bytes, status, "the copy of a window process simulating its baseline");
 }
 
 } // namespace hplsim::sim

@@ -118,8 +118,12 @@ std::string ChildProcess::answer() {
   }
   pid_ = -1;
   faults_at_last_reap = page_faults();
+  return decode_answer(bytes, status, "the process simulating a window");
+}
+
+std::string decode_answer(const std::string& bytes, int status, const std::string& what) {
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || bytes.empty())
-    throw std::runtime_error("fast mode: the process simulating a window " +
+    throw std::runtime_error("fast mode: " + what + " " +
                              (WIFSIGNALED(status)
                                   ? "was killed by signal " + std::to_string(WTERMSIG(status))
                                   : "exited with status " + std::to_string(WEXITSTATUS(status))));

@@ -42,6 +42,13 @@ private:
   std::string bytes_;
 };
 
+/// What a forked process answered (`bytes` as a ChildProcess's process
+/// writes them: a byte saying whether its work returned or threw, then what
+/// it returned or the exception's message) once it ended with `status`
+/// (waitpid's): what it returned. Throws std::runtime_error with what it
+/// threw, or saying how `what` died.
+std::string decode_answer(const std::string& bytes, int status, const std::string& what);
+
 /// In a ChildProcess's process: the pipe its answer goes to (-1 in any
 /// other). A Branch's copy (branch_process.hpp) answers through its own.
 int& answer_fd();
@@ -63,8 +70,10 @@ double fault_bytes_while_children_ran();
 int window_workers(int option);
 
 /// Processes forked from this one, at most `workers` at a time, over several
-/// batches; where this process shares worker tokens (JobTokens::shared() when
-/// the pool is made), each process also holds one of them while it runs. One
+/// batches; each holds a worker token while it runs, of the tokens this
+/// process shares (JobTokens::shared() when the pool is made) or else of the
+/// pool's own, `workers` of them. A process may take a free one for a process
+/// of its own (JobTokens::of_parent_pool: a fault window's baseline copy). One
 /// of them may run in the background across batches: it holds a worker until
 /// it ends, the batches run on the others and take its worker back once it is
 /// done (fast mode's final-solve window, docs/fast-mode.md point 10).
