@@ -3,14 +3,9 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
-#include <cstdio>
-#include <cstring>
 #include <stdexcept>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <utility>
-#include <vector>
 
 #include "sim/support/child_process.hpp"
 
@@ -26,6 +21,10 @@ double branch_paused_s() {
   return g_paused_s;
 }
 
+double Branch::paused_s() const {
+  return copy_ ? g_paused_s : 0.0;
+}
+
 Branch::Branch(JobTokens* tokens) {
   int go[2], answer[2];
   if (::pipe(go) != 0) return;
@@ -35,9 +34,7 @@ Branch::Branch(JobTokens* tokens) {
     return;
   }
   const bool beside = tokens != nullptr && tokens->try_take();
-  std::fflush(nullptr); // nothing buffered is written twice
-  const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
+  const pid_t pid = fork_dying_with_parent();
   if (pid < 0) {
     for (const int fd : {go[0], go[1], answer[0], answer[1]})
       ::close(fd);
@@ -50,17 +47,15 @@ Branch::Branch(JobTokens* tokens) {
     pid_ = pid;
     go_fd_ = go[1];
     answer_fd_ = answer[0];
-    token_ = beside ? tokens : nullptr;
+    if (beside) token_ = tokens;
     return;
   }
-  // The copy: it dies with the original, and answers it instead of the
-  // process that forked the window (whose pipe it must not hold open: that
-  // process reads the window's answer to its end).
+  // The copy: it answers the original instead of the process that forked
+  // the window (whose pipe it must not hold open: that process reads the
+  // window's answer to its end).
   copy_ = true;
   ::close(go[1]);
   ::close(answer[0]);
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (::getppid() != parent) ::_exit(4);
   if (answer_fd() >= 0) ::close(answer_fd());
   answer_fd() = answer[1];
   if (beside) { // on the token the original took for it
@@ -74,8 +69,7 @@ Branch::Branch(JobTokens* tokens) {
   }
   ::close(go[0]);
   if (n != 1) ::_exit(0); // dropped: no destructors, the state is the original's copy
-  paused_s_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  g_paused_s = paused_s_;
+  g_paused_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 Branch::~Branch() {
@@ -83,9 +77,8 @@ Branch::~Branch() {
   if (go_fd_ >= 0) ::close(go_fd_);
   if (answer_fd_ >= 0) ::close(answer_fd_);
   ::kill(pid_, SIGKILL);
-  while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
-  }
-  if (beside()) (*token_)->give();
+  reap(pid_);
+  if (beside()) token_->give();
 }
 
 std::string Branch::resume_and_wait() {
@@ -96,24 +89,11 @@ std::string Branch::resume_and_wait() {
     }
   }
   ::close(std::exchange(go_fd_, -1));
-  std::string bytes;
-  std::vector<char> buf(1 << 16); // not on the calling actor's small stack
-  for (;;) {
-    const ssize_t got = ::read(answer_fd_, buf.data(), buf.size());
-    if (got > 0) {
-      bytes.append(buf.data(), static_cast<std::size_t>(got));
-      continue;
-    }
-    if (got < 0 && errno == EINTR) continue;
-    break;
-  }
+  const std::string bytes = read_to_end(answer_fd_);
   ::close(std::exchange(answer_fd_, -1));
-  int status = 0;
-  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-  }
+  const int status = reap(pid_);
   pid_ = -1;
-  if (beside()) (*token_)->give();
-  token_.reset();
+  if (beside()) std::exchange(token_, nullptr)->give();
   return decode_answer(bytes, status, "the copy of a window process simulating its baseline");
 }
 

@@ -11,7 +11,6 @@
 // meanwhile, so that the two hold one worker between them. The copy's answer
 // (what its ChildProcess's work returns) comes back to the original, not to
 // the process that forked the window.
-#include <optional>
 #include <string>
 #include <sys/types.h>
 
@@ -36,20 +35,20 @@ public:
   /// Whether this is the copy.
   bool copy() const { return copy_; }
   /// Whether the copy went on at once, on a token of its own.
-  bool beside() const { return token_.has_value() && *token_ != nullptr; }
+  bool beside() const { return token_ != nullptr; }
   /// In the original: lets the copy go on (if it waits) and returns its
   /// answer once it has ended. Throws std::runtime_error with what the copy's work threw, or
   /// saying how it died.
   std::string resume_and_wait();
-  /// In the copy: the wall time it waited for resume_and_wait().
-  double paused_s() const { return paused_s_; }
+  /// In the copy: the wall time it waited for resume_and_wait() (branch_paused_s()).
+  double paused_s() const;
 
 private:
   pid_t pid_ = -1;
   bool copy_ = false;
-  std::optional<JobTokens*> token_; // the tokens it took one of for the copy (original)
-  int go_fd_ = -1;                  // original: the copy's go-ahead (a byte; closed: dropped)
-  int answer_fd_ = -1;              // original: the copy's answer
+  JobTokens* token_ = nullptr; // the tokens it took one of for the copy (original; null: none)
+  int go_fd_ = -1;             // original: the copy's go-ahead (a byte; closed: dropped)
+  int answer_fd_ = -1;         // original: the copy's answer
   double paused_s_ = 0.0;
 };
 

@@ -41,6 +41,36 @@ bool write_all(int fd, const std::string& bytes) {
 
 } // namespace
 
+pid_t fork_dying_with_parent() {
+  std::fflush(nullptr); // nothing buffered is written twice
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(4);
+  }
+  return pid;
+}
+
+std::string read_to_end(int fd) {
+  std::string bytes;
+  std::vector<char> buf(1 << 16); // not on the calling actor's small stack
+  while (true) {
+    const ssize_t n = ::read(fd, buf.data(), buf.size());
+    if (n > 0)
+      bytes.append(buf.data(), static_cast<std::size_t>(n));
+    else if (n == 0 || errno != EINTR)
+      return bytes;
+  }
+}
+
+int reap(pid_t pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return status;
+}
+
 int& answer_fd() {
   static int fd = -1;
   return fd;
@@ -49,10 +79,8 @@ int& answer_fd() {
 ChildProcess::ChildProcess(const std::function<std::string()>& work) {
   int fds[2];
   if (::pipe(fds) != 0) throw std::runtime_error(std::string("fast mode: pipe: ") + std::strerror(errno));
-  std::fflush(nullptr); // nothing buffered is written twice
   if (!faults_at_first_fork) faults_at_first_fork = page_faults();
-  const pid_t parent = ::getpid();
-  pid_ = ::fork();
+  pid_ = fork_dying_with_parent(); // a killed run leaves no window simulating on
   if (pid_ < 0) {
     ::close(fds[0]);
     ::close(fds[1]);
@@ -60,10 +88,6 @@ ChildProcess::ChildProcess(const std::function<std::string()>& work) {
   }
   if (pid_ == 0) {
     ::close(fds[0]);
-    // A window dies with the simulator: a killed run leaves no process
-    // simulating on (the check closes the race with a parent gone already).
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent) ::_exit(4);
     JobTokens::forget_in_child();
     answer_fd() = fds[1];
     // The answer's first byte says how `work` ended: 0 returned, 1 threw.
@@ -95,7 +119,7 @@ ChildProcess::~ChildProcess() {
   if (fd_ >= 0) ::close(fd_);
   if (pid_ > 0) {
     ::kill(pid_, SIGKILL);
-    ::waitpid(pid_, nullptr, 0);
+    reap(pid_);
     faults_at_last_reap = page_faults();
   }
 }
@@ -113,9 +137,7 @@ bool ChildProcess::read_some() {
 std::string ChildProcess::answer() {
   std::string bytes = std::move(bytes_);
   ::close(std::exchange(fd_, -1));
-  int status = 0;
-  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-  }
+  const int status = reap(pid_);
   pid_ = -1;
   faults_at_last_reap = page_faults();
   return decode_answer(bytes, status, "the process simulating a window");

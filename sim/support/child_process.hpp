@@ -42,6 +42,16 @@ private:
   std::string bytes_;
 };
 
+/// Forks a process that dies with this one (PR_SET_PDEATHSIG, the race with
+/// a parent already gone closed): fork()'s result, -1 when it failed (errno).
+pid_t fork_dying_with_parent();
+
+/// Reads `fd` to its end (EINTR retried).
+std::string read_to_end(int fd);
+
+/// Waits for `pid` to end (EINTR retried): its status.
+int reap(pid_t pid);
+
 /// What a forked process answered (`bytes` as a ChildProcess's process
 /// writes them: a byte saying whether its work returned or threw, then what
 /// it returned or the exception's message) once it ended with `status`
